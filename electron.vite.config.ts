@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          // The Electron app (imports electron) and the plain-Node CLI (never does).
+          index: resolve('src/main/app/index.ts'),
+          cli: resolve('src/cli/index.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // Sandboxed preloads run as classic scripts: CommonJS, named .cjs since the package is ESM.
+      rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    // Relative asset URLs: the same build is served by the local HTTP server and loaded by the app window.
+    base: './',
+    plugins: [svelte()],
+    build: {
+      outDir: 'out/renderer',
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+  },
+});

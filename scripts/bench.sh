@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# `npm run bench [section…]`: install the peers measured side by side (bench/package.json,
+# never product dependencies; no browser downloads), then run bench/run.ts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/node22.sh
+if [ ! -d bench/node_modules ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then
+  echo "bench: installing peers (bench/package.json)" >&2
+  npm ci --prefix bench --no-audit --no-fund
+fi
+exec node bench/run.ts "$@"
