@@ -1,0 +1,127 @@
+/**
+ * The frame contract every source shares (see docs/architecture.md).
+ * Pure types and constants: no node:*, no electron.
+ */
+
+export const SOURCE_NAMES = ['desktop', 'browser', 'android', 'manictime'] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
+/** Sources that have live targets an agent can capture and act on. */
+export const LIVE_SOURCES = ['desktop', 'browser', 'android'] as const;
+export type LiveSourceName = (typeof LIVE_SOURCES)[number];
+
+export interface Size {
+  width: number;
+  height: number;
+}
+export interface Point {
+  x: number;
+  y: number;
+}
+export interface Rect extends Point, Size {}
+
+export const IMAGE_FORMATS = ['jpeg', 'webp', 'png'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+/**
+ * A stored screenshot. `scale` and `origin` map image pixels to the source's own
+ * input space: `source = origin + image × scale` (scale = source units per image pixel).
+ */
+export interface FrameDescriptor {
+  ref: string;
+  source: SourceName;
+  target: string;
+  /** ISO-8601 with its UTC offset. */
+  capturedAt: string;
+  image: Size;
+  sourceSize: Size;
+  origin: Point;
+  scale: number;
+  dpi?: number;
+  monitor?: number;
+  parentRef?: string;
+}
+
+export interface TargetInfo {
+  id: string;
+  source: SourceName;
+  kind: string;
+  title: string;
+  app?: string;
+  bounds?: Rect;
+  scale?: number;
+  focused?: boolean;
+  state?: string;
+  /** Extra per-source facts (url, viewport, serial, density, pid, …). */
+  details?: Record<string, unknown>;
+  /** What to do when the target is listed but not usable (e.g. accept the RSA prompt). */
+  hint?: string;
+}
+
+export interface UiNode {
+  id: string;
+  parentId?: string;
+  role: string;
+  name: string;
+  value?: string;
+  /** In image pixels of the tree's frameRef. */
+  bounds: Rect;
+  inViewport?: boolean;
+  clickable?: boolean;
+  enabled?: boolean;
+  /** Extra per-source attributes (resource-id, content-desc, …). */
+  attributes?: Record<string, string>;
+}
+
+export interface SourceHealth {
+  source: SourceName;
+  enabled: boolean;
+  available: boolean;
+  degraded: boolean;
+  /** Why the source is unavailable or degraded. */
+  reason?: string;
+  /** What the user can do about it. */
+  remediation?: string;
+  /** Onboarding checklist items for the dashboard. */
+  checks?: HealthCheck[];
+}
+
+export interface HealthCheck {
+  id: string;
+  label: string;
+  status: 'ok' | 'warning' | 'error' | 'unknown';
+  detail?: string;
+  fix?: string;
+}
+
+export const SAMPLINGS = ['activity', 'interval', 'all'] as const;
+export type Sampling = (typeof SAMPLINGS)[number];
+
+/** One entry of `list_screenshots` (metadata only; the ref is the only handle). */
+export interface ScreenshotEntry {
+  ref: string;
+  source: SourceName;
+  target?: string;
+  /** ISO-8601 with its UTC offset. */
+  capturedAt: string;
+  /** Wall-clock time where it was taken, `YYYY-MM-DD HH:mm:ss`. */
+  displayLocalTime: string;
+  width: number;
+  height: number;
+  monitor?: number;
+  hasThumbnail: boolean;
+  pinned?: boolean;
+  activity?: { app: string; document?: string };
+}
+
+export const EMPTY_REASONS = ['RETENTION_OR_PURGED', 'CAPTURE_DISABLED', 'SOURCE_UNAVAILABLE', 'NO_MATCH', 'UNKNOWN'] as const;
+export type EmptyReason = (typeof EMPTY_REASONS)[number];
+
+export interface ScreenshotList {
+  screenshots: ScreenshotEntry[];
+  reason?: EmptyReason;
+  remediation?: string;
+  /** Set when the list is degraded (e.g. no activity database: interval sampling was used). */
+  warnings?: string[];
+  /** How many frames matched before sampling and `max`. */
+  matched?: number;
+}
