@@ -1,0 +1,113 @@
+/**
+ * Schema migrations, applied in order and recorded in `PRAGMA user_version`. Append only:
+ * a released migration never changes, a new one goes at the end.
+ */
+import type Database from 'better-sqlite3';
+import { SightlineError } from '../../../shared/errors.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string | ((db: Database.Database) => void);
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'frames',
+    up: `
+      CREATE TABLE frames (
+        ref TEXT PRIMARY KEY NOT NULL,
+        source TEXT NOT NULL,
+        target TEXT NOT NULL,
+        captured_at INTEGER NOT NULL,          -- epoch ms, for range queries
+        captured_at_iso TEXT NOT NULL,         -- as given, with its UTC offset
+        image_w INTEGER NOT NULL,
+        image_h INTEGER NOT NULL,
+        source_w REAL NOT NULL,
+        source_h REAL NOT NULL,
+        origin_x REAL NOT NULL,
+        origin_y REAL NOT NULL,
+        scale REAL NOT NULL,
+        dpi REAL,
+        monitor INTEGER,
+        parent_ref TEXT,                       -- no foreign key: a pinned crop outlives its parent
+        format TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        files TEXT NOT NULL,                   -- JSON: own files relative to the data dir, archive files absolute
+        pinned INTEGER NOT NULL DEFAULT 0,
+        annotation TEXT,
+        state TEXT NOT NULL DEFAULT '{}',
+        external INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX frames_time ON frames (captured_at);
+      CREATE INDEX frames_source_time ON frames (source, captured_at);
+      CREATE INDEX frames_target_time ON frames (target, captured_at);
+      CREATE INDEX frames_pinned_time ON frames (captured_at) WHERE pinned = 1;
+      CREATE INDEX frames_parent ON frames (parent_ref) WHERE parent_ref IS NOT NULL;
+    `,
+  },
+  {
+    version: 2,
+    name: 'activity log',
+    up: `
+      CREATE TABLE activity (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        source TEXT,
+        target TEXT,
+        result TEXT NOT NULL,
+        message TEXT,
+        image_x REAL,
+        image_y REAL,
+        source_x REAL,
+        source_y REAL,
+        frame_ref TEXT,
+        after_ref TEXT,
+        duration_ms REAL NOT NULL,
+        params TEXT,
+        client TEXT
+      );
+      CREATE INDEX activity_tool ON activity (tool, id);
+      CREATE INDEX activity_target ON activity (target, id);
+    `,
+  },
+  {
+    version: 3,
+    name: 'archive days, cached thumbnails, bytes on disk',
+    up: `
+      ALTER TABLE frames ADD COLUMN archive_day TEXT;
+      ALTER TABLE frames ADD COLUMN thumb TEXT;            -- generated thumbnail, relative to the data dir
+      ALTER TABLE frames ADD COLUMN disk_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE frames SET disk_bytes = bytes WHERE external = 0;
+      CREATE INDEX frames_archive_day ON frames (archive_day) WHERE archive_day IS NOT NULL;
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** Bring `db` up to the newest version; each step is one transaction. Returns the versions applied. */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > latest) {
+    throw new SightlineError(
+      'UNSUPPORTED',
+      `The catalog in ${db.name} has schema version ${current}; this Sightline knows versions up to ${latest}.`,
+      'Run a newer Sightline, or point --data-dir at another directory.',
+    );
+  }
+  const applied: number[] = [];
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      if (typeof m.up === 'string') db.exec(m.up);
+      else m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    applied.push(m.version);
+  }
+  return applied;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { ActivityEntry } from '../../../src/shared/api.ts';
+import { closeCatalog, openCatalog } from './helpers.ts';
+
+describe('activity log', () => {
+  it('appends entries with every field and lists them newest first with filters and paging', () => {
+    const c = openCatalog();
+    const seen: ActivityEntry[] = [];
+    c.on('activity', (e) => seen.push(e));
+    const full = c.appendActivity({
+      at: '2025-01-15T10:00:00.000+01:00',
+      tool: 'click',
+      source: 'desktop',
+      target: 'desktop:window:0x1',
+      result: 'ok',
+      message: 'clicked',
+      imagePoint: { x: 10.5, y: 20 },
+      sourcePoint: { x: 21, y: 40 },
+      frameRef: 'f_a',
+      afterRef: 'f_b',
+      durationMs: 12.5,
+      params: { x: 10.5, y: 20, button: 'left' },
+      client: 'claude-code',
+    });
+    expect(full.id).toBeGreaterThan(0);
+    expect(seen).toEqual([full]);
+    const refused = c.appendActivity({ at: '2025-01-15T10:00:01.000+01:00', tool: 'click', target: 'android:emulator-5554', result: 'INPUT_PAUSED', durationMs: 0 });
+    const typed = c.appendActivity({ at: '2025-01-15T10:00:02.000+01:00', tool: 'type_text', target: 'desktop:window:0x1', result: 'ok', durationMs: 3 });
+
+    expect(c.listActivity()).toEqual([typed, refused, full]);
+    expect(c.listActivity({ tool: 'click' })).toEqual([refused, full]);
+    expect(c.listActivity({ target: 'desktop:window:0x1' })).toEqual([typed, full]);
+    expect(c.listActivity({ result: 'error' })).toEqual([refused]);
+    expect(c.listActivity({ result: 'ok', limit: 1 })).toEqual([typed]);
+    expect(c.listActivity({ before: typed.id })).toEqual([refused, full]);
+    // Optional fields that were not given come back absent, not null.
+    expect(Object.keys(c.listActivity({ before: full.id + 2, limit: 1 })[0]!).sort()).toEqual(['at', 'durationMs', 'id', 'result', 'target', 'tool']);
+  });
+
+  it('survives reopening the catalog', () => {
+    const c = openCatalog();
+    const e = c.appendActivity({ at: '2025-01-15T10:00:00.000Z', tool: 'scroll', result: 'ok', durationMs: 1 });
+    closeCatalog(c);
+    expect(openCatalog(c.dataDir).listActivity()).toEqual([e]);
+  });
+});
