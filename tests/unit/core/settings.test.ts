@@ -1,0 +1,44 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCore } from '../../../src/main/core/index.ts';
+import { loadSettings, parseSettings, resolveDataDir } from '../../../src/main/core/settings.ts';
+import { tempDir } from '../../support/mcpHarness.ts';
+
+describe('settings', () => {
+  it('fills defaults and names the bad key', () => {
+    expect(parseSettings({}).capture).toEqual({ maxDimension: 1000, profile: 'default', format: 'jpeg', quality: 70 });
+    expect(() => parseSettings({ capture: { maxDimension: 5 } })).toThrow(/"capture\.maxDimension" is invalid/);
+    expect(() => parseSettings({ input: { pasued: true } })).toThrow(/"input\.pasued" is not a known setting/);
+    expect(() => parseSettings({ browser: { endpoint: 'file:///etc/passwd' } })).toThrow(/"browser\.endpoint"/);
+  });
+
+  it('lets env win over the file and flags over both', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ browser: { endpoint: 'http://127.0.0.1:1111' }, manictime: { dataDir: '/file' } }));
+    const env = { SIGHTLINE_BROWSER_URL: 'http://127.0.0.1:2222', MANICTIME_DATA_DIR: '/env' };
+    const { settings } = loadSettings(dir, { env, overrides: { manictime: { dataDir: '/flag' } } });
+    expect(settings.browser.endpoint).toBe('http://127.0.0.1:2222');
+    expect(settings.manictime.dataDir).toBe('/flag');
+    expect(resolveDataDir('/x', { SIGHTLINE_DATA_DIR: '/y' })).toBe('/x');
+    expect(resolveDataDir(undefined, { SIGHTLINE_DATA_DIR: '/y' })).toBe('/y');
+  });
+
+  it('rejects invalid JSON with the file named', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'settings.json'), '{ nope');
+    expect(() => loadSettings(dir)).toThrow(/settings\.json is not valid JSON/);
+  });
+
+  it('updates are validated first: a bad value changes neither the file nor the live settings', async () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    const core = await createCore({ dataDir: dir, sources: [] });
+    core.updateSettings({ retention: { maxAgeDays: 3 } });
+    const before = readFileSync(join(dir, 'settings.json'), 'utf8');
+    expect(() => core.updateSettings({ retention: { maxAgeDays: -1 } })).toThrow(/retention\.maxAgeDays/);
+    expect(readFileSync(join(dir, 'settings.json'), 'utf8')).toBe(before);
+    expect(core.settings.retention.maxAgeDays).toBe(3);
+    await core.close();
+  });
+});
