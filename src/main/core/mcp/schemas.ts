@@ -1,0 +1,103 @@
+/** Output schemas shared by tool families (the frame descriptor is the contract of DESIGN.md). */
+import { z } from 'zod';
+import { EMPTY_REASONS, LIVE_SOURCES, SOURCE_NAMES } from '../../../shared/frame.ts';
+
+const size = z.object({ width: z.number(), height: z.number() });
+const point = z.object({ x: z.number(), y: z.number() });
+const rect = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+export const frameSchema = z.object({
+  ref: z.string(),
+  source: z.enum(SOURCE_NAMES),
+  target: z.string(),
+  capturedAt: z.string(),
+  image: size,
+  sourceSize: size,
+  origin: point,
+  scale: z.number(),
+  dpi: z.number().optional(),
+  monitor: z.number().optional(),
+  parentRef: z.string().optional(),
+});
+
+export const frameOutput = z.object({ frame: frameSchema, estimatedTokens: z.number(), warnings: z.array(z.string()).optional() });
+
+export const targetSchema = z.object({
+  id: z.string(),
+  source: z.enum(SOURCE_NAMES),
+  kind: z.string(),
+  title: z.string(),
+  app: z.string().optional(),
+  bounds: rect.optional(),
+  scale: z.number().optional(),
+  focused: z.boolean().optional(),
+  state: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  hint: z.string().optional(),
+});
+
+export const targetsOutput = z.object({
+  targets: z.array(targetSchema),
+  errors: z.array(z.object({ source: z.enum(SOURCE_NAMES), code: z.string(), message: z.string(), hint: z.string().optional() })).optional(),
+});
+
+export const uiTreeOutput = z.object({
+  frameRef: z.string(),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      parentId: z.string().optional(),
+      role: z.string(),
+      name: z.string(),
+      value: z.string().optional(),
+      bounds: rect,
+      inViewport: z.boolean().optional(),
+      clickable: z.boolean().optional(),
+      enabled: z.boolean().optional(),
+      attributes: z.record(z.string(), z.string()).optional(),
+    }),
+  ),
+  truncated: z.boolean().optional(),
+});
+
+export const actionOutput = z.object({
+  ok: z.boolean(),
+  target: z.string(),
+  imagePoint: point.optional(),
+  sourcePoint: point.optional(),
+  frameRef: z.string().optional(),
+  note: z.string().optional(),
+});
+
+export const screenshotsOutput = z.object({
+  screenshots: z.array(
+    z.object({
+      ref: z.string(),
+      source: z.enum(SOURCE_NAMES),
+      target: z.string().optional(),
+      capturedAt: z.string(),
+      displayLocalTime: z.string(),
+      width: z.number(),
+      height: z.number(),
+      monitor: z.number().optional(),
+      hasThumbnail: z.boolean(),
+      pinned: z.boolean().optional(),
+      activity: z.object({ app: z.string(), document: z.string().optional() }).optional(),
+    }),
+  ),
+  reason: z.enum(EMPTY_REASONS).optional(),
+  remediation: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
+  matched: z.number().optional(),
+});
+
+/** Input fields shared by the action tools. */
+export const targetField = z.string().min(1).max(512).describe('Target id from list_targets (e.g. "browser:…", "desktop:window:…", "android:<serial>"). Optional when "ref" is given.');
+export const refField = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe("A frame ref (a crop included) whose image pixels x, y are in. Default: the target's latest capture (never a crop unless named).");
+export const xField = z.number().finite().describe('X in image pixels of the frame (0 = left edge).');
+export const yField = z.number().finite().describe('Y in image pixels of the frame (0 = top edge).');
+export const liveSourceField = z.enum(LIVE_SOURCES);

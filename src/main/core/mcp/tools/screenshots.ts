@@ -1,0 +1,88 @@
+/** Catalog tools, source-agnostic: list, get, crop. */
+import { z } from 'zod';
+import { SAMPLINGS, SOURCE_NAMES } from '../../../../shared/frame.ts';
+import { SightlineError } from '../../../../shared/errors.ts';
+import { estimateVisionTokens } from '../../image/fit.ts';
+import { frameDescriptor } from '../../index.ts';
+import { listScreenshots } from '../../screenshots.ts';
+import { parseTimeInput } from '../../time.ts';
+import { frameOutput, screenshotsOutput } from '../schemas.ts';
+import { defineTool } from '../tool.ts';
+import { respondWithFrame, screenshotUri } from './frameResponse.ts';
+
+const listScreenshotsTool = defineTool({
+  name: 'list_screenshots',
+  title: 'List screenshots',
+  description:
+    'List stored frames (live captures, crops, pinned frames, the ManicTime archive) in a time window: metadata and refs only, no images. Then get_screenshot or crop_screenshot a ref.',
+  input: {
+    source: z.enum(SOURCE_NAMES).optional().describe('Only this source (manictime for the screenshot archive).'),
+    target: z.string().min(1).max(512).optional().describe('Only this target id.'),
+    from: z.string().max(40).optional().describe('Window start: ISO-8601 date-time, or a date alone (local midnight).'),
+    to: z.string().max(40).optional().describe('Window end (exclusive): ISO-8601 date-time, or a date alone (local midnight).'),
+    sampling: z.enum(SAMPLINGS).optional().describe('activity: one per change of app/document (ManicTime; default there); interval: one per intervalSeconds; all: every frame (newest max).'),
+    intervalSeconds: z.int().min(1).max(86_400).default(300).describe('Bucket size for interval sampling (default 300).'),
+    max: z.int().min(1).max(200).default(20).describe('Strict maximum number of entries (default 20).'),
+    pinned: z.boolean().optional().describe('true: only frames the user pinned for the agent.'),
+  },
+  output: screenshotsOutput,
+  annotations: { readOnlyHint: true },
+  async handle(ctx, args, res) {
+    const from = args.from ? parseTimeInput(args.from, 'from') : undefined;
+    const to = args.to ? parseTimeInput(args.to, 'to') : undefined;
+    if (from && to && from.getTime() >= to.getTime()) throw new SightlineError('INVALID_ARGUMENT', '"from" must be before "to".');
+    const sampling = args.sampling ?? (args.source === 'manictime' ? 'activity' : 'all');
+    if (args.source === 'manictime') {
+      const archive = ctx.core.registry.archive('manictime');
+      if (archive) await archive.refresh({ signal: ctx.signal, onProgress: ctx.progress });
+    }
+    const list = await listScreenshots(ctx.core, args.source, { from, to, target: args.target, sampling, intervalSeconds: args.intervalSeconds, max: args.max, pinned: args.pinned }, ctx.signal);
+    const lines = list.screenshots.map((s) => `${s.ref}  ${s.displayLocalTime}  ${s.target ?? s.source}  ${s.width}×${s.height}${s.activity ? `  ${s.activity.app}${s.activity.document ? ` — ${s.activity.document}` : ''}` : ''}${s.pinned ? '  (pinned)' : ''}`);
+    const head = list.screenshots.length ? `${list.screenshots.length} of ${list.matched ?? list.screenshots.length} matching frames:` : `No screenshots (${list.reason ?? 'UNKNOWN'}). ${list.remediation ?? ''}`;
+    res.text([head, ...lines, ...(list.warnings ?? []).map((w) => `Warning: ${w}`)].join('\n'));
+    res.structured({ ...list });
+  },
+});
+
+const getScreenshot = defineTool({
+  name: 'get_screenshot',
+  title: 'Get a screenshot',
+  description: 'The image of a frame: a small version to the model, the full-resolution one for the human (not in the model context).',
+  input: { ref: z.string().min(1).max(128).describe('A frame ref from capture, crop_screenshot or list_screenshots.') },
+  output: frameOutput,
+  annotations: { readOnlyHint: true },
+  async handle(ctx, args, res) {
+    const frame = ctx.core.getFrame(args.ref);
+    // Archive frames show the model ManicTime's own thumbnail; live frames their stored model image.
+    const small = await ctx.core.catalog.readImage(frame.ref, frame.external ? 'thumbnail' : 'image');
+    const tokens = estimateVisionTokens(frame.external ? { width: Math.min(frame.image.width, 400), height: Math.min(frame.image.height, 400) } : frame.image);
+    res.text(`Frame ${frame.ref} (${frame.target}, ${frame.capturedAt}): ${frame.image.width}×${frame.image.height}. Crop with crop_screenshot for detail.`);
+    res.image(small.data, small.format, ['user', 'assistant'], 1);
+    res.resourceLink(screenshotUri(frame.ref), `Screenshot ${frame.ref} (full resolution)`, 'image/*', 'Full-resolution image for the human.');
+    res.structured({ frame: frameDescriptor(frame), estimatedTokens: tokens });
+  },
+});
+
+const cropScreenshot = defineTool({
+  name: 'crop_screenshot',
+  title: 'Crop a screenshot',
+  description:
+    'Cut a region of a frame at native resolution. The crop is a new frame with its own mapping: pass its ref to click etc. to act in its pixels. Units default to percent of the frame.',
+  input: {
+    ref: z.string().min(1).max(128).describe('The frame to crop.'),
+    x: z.number().finite().min(0).describe('Left edge of the region (in coordinateUnits).'),
+    y: z.number().finite().min(0).describe('Top edge of the region.'),
+    width: z.number().finite().positive().describe('Region width.'),
+    height: z.number().finite().positive().describe('Region height.'),
+    coordinateUnits: z.enum(['percent', 'normalized', 'pixels']).default('percent').describe('percent (0–100, default), normalized (0–1) or pixels of the frame image.'),
+    maxDimension: z.int().min(64).max(8192).optional().describe('Long-edge limit of the crop image (default 1000).'),
+  },
+  output: frameOutput,
+  annotations: { readOnlyHint: true },
+  async handle(ctx, args, res) {
+    const outcome = await ctx.core.crop(args);
+    respondWithFrame(res, outcome, 'Cropped');
+  },
+});
+
+export default [listScreenshotsTool, getScreenshot, cropScreenshot];

@@ -1,0 +1,70 @@
+/** Live targets: list, capture, UI tree. */
+import { z } from 'zod';
+import { IMAGE_FORMATS } from '../../../../shared/frame.ts';
+import { frameOutput, liveSourceField, targetsOutput, uiTreeOutput } from '../schemas.ts';
+import { defineTool } from '../tool.ts';
+import { respondWithFrame } from './frameResponse.ts';
+
+const listTargets = defineTool({
+  name: 'list_targets',
+  title: 'List targets',
+  description: 'List what can be captured and operated: desktop displays and windows, browser tabs, Android devices. Each has an id to pass as "target".',
+  input: { source: liveSourceField.optional().describe('Only this source (desktop | browser | android).') },
+  output: targetsOutput,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  async handle(ctx, args, res) {
+    const { targets, errors } = await ctx.core.listTargets(args.source, ctx.signal);
+    const lines = targets.map((t) => `${t.id}  ${t.kind}  ${JSON.stringify(t.title)}${t.state && t.state !== 'ok' ? `  [${t.state}${t.hint ? `: ${t.hint}` : ''}]` : ''}`);
+    for (const e of errors) lines.push(`(${e.source} unavailable: ${e.code}: ${e.message}${e.hint ? ` Hint: ${e.hint}` : ''})`);
+    res.text(lines.length ? lines.join('\n') : 'No targets. Check sightline://health for what each source needs.');
+    res.structured({ targets, ...(errors.length ? { errors } : {}) });
+  },
+});
+
+const capture = defineTool({
+  name: 'capture',
+  title: 'Capture a screenshot',
+  description:
+    'Capture a target as a small image (long edge ≤ 1000 px by default) and store it as a frame. Act later in the pixels of this image: Sightline maps them to the real device. Use crop_screenshot for detail.',
+  input: {
+    target: z.string().min(1).max(512).describe('Target id from list_targets.'),
+    maxDimension: z.int().min(64).max(8192).optional().describe('Long-edge limit in pixels (default 1000, or the settings profile).'),
+    format: z.enum(IMAGE_FORMATS).optional().describe('Image format (default jpeg).'),
+    quality: z.int().min(1).max(100).optional().describe('JPEG/WebP quality 1–100 (default 70).'),
+    raw: z.boolean().optional().describe('Native resolution, no scaling (costly in tokens; carries a warning).'),
+    fullPage: z.boolean().optional().describe('Browser: the whole page instead of the viewport.'),
+    scrollOffset: z.object({ x: z.number().finite(), y: z.number().finite() }).optional().describe('Browser: scroll the page to this offset (CSS px) before capturing.'),
+  },
+  output: frameOutput,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  async handle(ctx, args, res) {
+    const outcome = await ctx.core.capture({ ...args, signal: ctx.signal });
+    respondWithFrame(res, outcome, 'Captured');
+  },
+});
+
+const getUiTree = defineTool({
+  name: 'get_ui_tree',
+  title: 'Get the UI tree',
+  description:
+    "A compact list of the target's interactive and text elements, with boxes in image pixels of its latest frame (frameRef). Pass a node id to click as \"node\".",
+  input: {
+    target: z.string().min(1).max(512).describe('Target id from list_targets.'),
+    maxNodes: z.int().min(1).max(2000).default(200).describe('At most this many nodes (default 200).'),
+    query: z.string().max(200).optional().describe('Only nodes whose name, value or role contains this text (case-insensitive).'),
+  },
+  output: uiTreeOutput,
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  async handle(ctx, args, res) {
+    const tree = await ctx.core.uiTree({ target: args.target, maxNodes: args.maxNodes, query: args.query, signal: ctx.signal });
+    const truncated = tree.nodes.length >= args.maxNodes;
+    const lines = tree.nodes.map((n) => {
+      const b = n.bounds;
+      return `${n.id} ${n.role} ${JSON.stringify(n.name)}${n.value ? ` =${JSON.stringify(n.value)}` : ''} @${b.x},${b.y} ${b.width}×${b.height}${n.inViewport === false ? ' (offscreen)' : ''}${n.enabled === false ? ' (disabled)' : ''}`;
+    });
+    res.text(`UI tree of ${args.target}, boxes in image px of frame ${tree.frameRef}:\n${lines.join('\n')}${truncated ? '\n(truncated: raise maxNodes or use query)' : ''}`);
+    res.structured({ frameRef: tree.frameRef, nodes: tree.nodes, ...(truncated ? { truncated } : {}) });
+  },
+});
+
+export default [listTargets, capture, getUiTree];
