@@ -1,0 +1,117 @@
+/**
+ * The `sightline` command. `mcp` speaks MCP over stdio (stdout carries JSON-RPC
+ * only; logs go to stderr), `serve` runs the headless server and dashboard.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { formatError, isSightlineError } from '../shared/errors.ts';
+import { findRunningApp, removeDiscoveryFile, writeDiscoveryFile } from '../main/core/bridge/discovery.ts';
+import { runProxy } from '../main/core/bridge/proxy.ts';
+import { VERSION, createCore, type Core } from '../main/core/index.ts';
+import { startServer } from '../main/core/http/server.ts';
+import { createMcpServer } from '../main/core/mcp/server.ts';
+import { resolveDataDir } from '../main/core/settings.ts';
+
+const USAGE = `sightline ${VERSION} — eyes and hands for AI agents
+
+Usage:
+  sightline mcp   [--data-dir DIR] [--in-process]   MCP over stdio (what an MCP client spawns)
+  sightline serve [--data-dir DIR] [--port N]       headless server: dashboard + Streamable HTTP MCP
+  sightline --version | --help
+
+mcp relays to the Sightline app when it runs (one catalog, the app's permissions),
+else runs the core in this process. --in-process skips the relay.
+Data directory: --data-dir, else SIGHTLINE_DATA_DIR, else the platform default.
+`;
+
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+/** The built dashboard beside this bundle (out/main/cli.js → out/renderer). */
+function dashboardDir(): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, '..', 'renderer'), resolve(here, '../../../out/renderer')]) {
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+  }
+  return undefined;
+}
+
+function refreshHealth(core: Core): void {
+  // Tool lists depend on source health; learn it without delaying start-up.
+  void core.registry.health().then(() => core.emit('tools-changed')).catch(() => undefined);
+}
+
+async function runMcp(dataDir: string, inProcess: boolean): Promise<void> {
+  if (!inProcess) {
+    const app = await findRunningApp(dataDir);
+    if (app) return runProxy(app, log);
+  }
+  const core = await createCore({ dataDir });
+  refreshHealth(core);
+  const server = createMcpServer(core, { log });
+  const transport = new StdioServerTransport();
+  const stop = async (): Promise<void> => {
+    await server.close().catch(() => undefined);
+    await core.close();
+    process.exit(0);
+  };
+  transport.onclose = () => void stop();
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  await server.connect(transport);
+  log(`[sightline] MCP on stdio (in-process core, data ${dataDir})`);
+}
+
+async function runServe(dataDir: string, port: number): Promise<void> {
+  const core = await createCore({ dataDir });
+  refreshHealth(core);
+  core.applyRetention();
+  const server = await startServer(core, { port, staticDir: dashboardDir(), log });
+  writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
+  process.stdout.write(`Sightline ${VERSION} (headless)\nDashboard: ${server.dashboardUrl}\nMCP: ${server.mcpUrl}\nData: ${dataDir}\n`);
+  const stop = async (): Promise<void> => {
+    removeDiscoveryFile(dataDir);
+    await server.close();
+    await core.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      'in-process': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false },
+    },
+  });
+  if (values.version) return void process.stdout.write(`${VERSION}\n`);
+  const command = positionals[0];
+  if (values.help || !command) return void process.stdout.write(USAGE);
+  const dataDir = resolve(resolveDataDir(values['data-dir']));
+  switch (command) {
+    case 'mcp':
+      return runMcp(dataDir, values['in-process'] ?? false);
+    case 'serve': {
+      const port = values.port === undefined ? 0 : Number(values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, not ${values.port}`);
+      return runServe(dataDir, port);
+    }
+    default:
+      process.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  log(isSightlineError(e) ? formatError(e.code, e.message, e.hint) : `sightline: ${(e as Error)?.message ?? String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+/**
+ * The local server's guards: a bearer token kept in a user-only file, and Host and
+ * Origin checks against DNS rebinding (a web page that resolves its own name to
+ * 127.0.0.1 still sends its own Host and Origin).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const TOKEN_FILE = 'token';
+export const SESSION_COOKIE = 'sightline_session';
+
+/** Read the token, creating it (mode 0600) on first use. */
+export function ensureToken(dataDir: string): string {
+  const path = join(dataDir, TOKEN_FILE);
+  try {
+    const t = readFileSync(path, 'utf8').trim();
+    if (t.length >= 32) return t;
+  } catch {
+    // absent: create below
+  }
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const token = randomBytes(32).toString('base64url');
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${token}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+  return token;
+}
+
+export function tokensEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Hosts a request may name: the loopback names, on our port. */
+export function allowedHosts(port: number): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+}
+
+export function isAllowedHost(host: string | undefined, port: number): boolean {
+  return !!host && allowedHosts(port).includes(host.toLowerCase());
+}
+
+/** No Origin (non-browser clients) is fine; a browser's Origin must be our own. */
+export function isAllowedOrigin(origin: string | undefined, port: number): boolean {
+  if (origin === undefined) return true;
+  return allowedHosts(port).some((h) => origin.toLowerCase() === `http://${h}`);
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+/** The token a request carries: `Authorization: Bearer …` or the session cookie. */
+export function requestToken(headers: { authorization?: string; cookie?: string }): string | undefined {
+  const auth = headers.authorization;
+  if (auth?.startsWith('Bearer ')) return auth.slice(7).trim();
+  return parseCookies(headers.cookie)[SESSION_COOKIE];
+}

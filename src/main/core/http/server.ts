@@ -1,0 +1,168 @@
+/**
+ * The 127.0.0.1 server behind `sightline serve` and the tray app: Streamable HTTP
+ * MCP at /mcp, the dashboard's API at /api, the dashboard itself at /. Every request
+ * needs the token and a loopback Host and Origin.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve, sep } from 'node:path';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Core } from '../index.ts';
+import { createMcpServer } from '../mcp/server.ts';
+import { handleApi } from './api.ts';
+import { SESSION_COOKIE, ensureToken, isAllowedHost, isAllowedOrigin, requestToken, tokensEqual } from './security.ts';
+
+export interface ServerOptions {
+  port?: number;
+  /** Built dashboard (out/renderer); omitted = API and MCP only. */
+  staticDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  mcpUrl: string;
+  /** Opens the dashboard already authorised (sets the session cookie, then redirects to /). */
+  dashboardUrl: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+const CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+export async function startServer(core: Core, options: ServerOptions = {}): Promise<RunningServer> {
+  const token = ensureToken(core.dataDir);
+  const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let port = 0;
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      log(`[sightline] http ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'INTERNAL', message: 'internal error' } });
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!isAllowedHost(req.headers.host, port)) return sendJson(res, 403, { error: { code: 'PERMISSION_DENIED', message: 'Host not allowed.' } });
+    if (!isAllowedOrigin(req.headers.origin, port)) return sendJson(res, 403, { error: { code: 'PERMISSION_DENIED', message: 'Origin not allowed.' } });
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+
+    if (url.pathname === '/auth' && req.method === 'GET') {
+      const given = url.searchParams.get('token') ?? '';
+      if (!tokensEqual(given, token)) return sendJson(res, 401, { error: { code: 'PERMISSION_DENIED', message: 'Bad token.', hint: 'Open the Dashboard URL that sightline serve printed.' } });
+      res.writeHead(302, {
+        'Set-Cookie': `${SESSION_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
+        Location: '/',
+        'Cache-Control': 'no-store',
+      });
+      return void res.end();
+    }
+
+    const given = requestToken(req.headers);
+    if (!given || !tokensEqual(given, token)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="sightline"');
+      if (req.method === 'GET' && !url.pathname.startsWith('/api') && url.pathname !== '/mcp') {
+        res.writeHead(401, { 'Content-Type': 'text/html; charset=utf-8' });
+        return void res.end('<!doctype html><title>Sightline</title><p>Open the <b>Dashboard:</b> URL that <code>sightline serve</code> printed (it carries the access token).</p>');
+      }
+      return sendJson(res, 401, { error: { code: 'PERMISSION_DENIED', message: 'Missing or bad token.', hint: `Send "Authorization: Bearer <token>" (the token is in ${join(core.dataDir, 'token')}).` } });
+    }
+
+    if (url.pathname === '/mcp') return handleMcp(req, res);
+    if (url.pathname.startsWith('/api/')) return handleApi(core, req, res, url);
+    return serveStatic(req, res, url.pathname);
+  }
+
+  async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const sid = req.headers['mcp-session-id'];
+    const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    if (existing) return existing.handleRequest(req, res);
+    if (typeof sid === 'string') return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+    if (req.method !== 'POST') return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'No session: initialize first' }, id: null });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    const server = createMcpServer(core, { log });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  }
+
+  function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+    const root = options.staticDir;
+    if (!root || !existsSync(root)) return sendJson(res, 404, { error: { code: 'FILE_UNAVAILABLE', message: 'The dashboard is not built.', hint: 'Run npm run build.' } });
+    let rel: string;
+    try {
+      rel = decodeURIComponent(pathname);
+    } catch {
+      return sendJson(res, 400, { error: { code: 'INVALID_ARGUMENT', message: 'Bad path.' } });
+    }
+    const base = resolve(root);
+    let file = resolve(base, `.${rel}`);
+    if (file !== base && !file.startsWith(base + sep)) return sendJson(res, 403, { error: { code: 'PATH_REFUSED', message: 'Path outside the dashboard.' } });
+    // A single-page app: unknown paths get index.html.
+    if (!existsSync(file) || statSync(file).isDirectory()) file = join(base, 'index.html');
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Security-Policy': CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': file.endsWith('index.html') ? 'no-store' : 'max-age=3600',
+    });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file).pipe(res);
+  }
+
+  await new Promise<void>((ok, fail) => {
+    http.once('error', fail);
+    http.listen(options.port ?? 0, '127.0.0.1', () => ok());
+  });
+  port = (http.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+  // Retention runs on start and hourly.
+  const retention = setInterval(() => {
+    try {
+      core.applyRetention();
+    } catch (e) {
+      log(`[sightline] retention: ${(e as Error).message}`);
+    }
+  }, 3600_000);
+  retention.unref();
+
+  return {
+    port,
+    url: base,
+    mcpUrl: `${base}/mcp`,
+    dashboardUrl: `${base}/auth?token=${encodeURIComponent(token)}`,
+    token,
+    async close() {
+      clearInterval(retention);
+      await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+      http.closeAllConnections();
+      await new Promise<void>((ok) => http.close(() => ok()));
+    },
+  };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  res.end(JSON.stringify(body));
+}
