@@ -160,6 +160,7 @@ export class Core extends EventEmitter<CoreEvents> {
       throw new SightlineError('SCREENSHOT_FAILED', `The ${source.name} source returned no image.`, 'Capture again.');
     }
     if (raw) warnings.push(`raw: this image is at native resolution (${image.width}×${image.height}, ~${Math.ceil((image.width * image.height) / 750)} vision tokens); prefer the default scaled capture and crop_screenshot for detail.`);
+    const previous = this.catalog.latestFrame(source.name, captured.target);
     const frame = await this.catalog.insertFrame({
       source: source.name,
       target: captured.target,
@@ -176,6 +177,8 @@ export class Core extends EventEmitter<CoreEvents> {
       state: captured.state,
     });
     this.uiTrees.clear(captured.target);
+    // The first capture after an action is that action's "after" frame in the activity log.
+    this.catalog.linkAfterFrame(captured.target, frame.ref, previous ? new Date(previous.capturedAt).toISOString() : '');
     if (captured.pixels?.kind === 'raw' && !raw) this.#writeOriginalBehind(frame.ref, captured.pixels);
     return { frame, image: { data: image.data, format: image.format }, warnings };
   }

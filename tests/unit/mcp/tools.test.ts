@@ -104,6 +104,11 @@ describe('MCP tools over an in-memory fake source', () => {
     const log = h.core.catalog.listActivity({ limit: 10 });
     expect(log.map((e) => e.result)).toEqual(['ok', 'NOT_ALLOWED', 'READ_ONLY', 'INPUT_PAUSED']);
     expect(log[3]).toMatchObject({ tool: 'click', client: 'test-agent' });
+    // The next capture becomes the successful action's "after" frame; refused ones get none.
+    const { frame } = await capture();
+    const linked = h.core.catalog.listActivity({ limit: 10 });
+    expect(linked[0]).toMatchObject({ result: 'ok', afterRef: frame.ref });
+    expect(linked.slice(1).every((e) => e.afterRef === undefined)).toBe(true);
   });
 
   it('clicks a UI-tree node at its centre in image space', async () => {

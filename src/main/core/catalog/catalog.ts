@@ -466,6 +466,14 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     return entry;
   }
 
+  /**
+   * Name `ref` as the "after" frame of the target's successful actions logged since `sinceIso`
+   * (the target's previous capture) that have none yet. Returns how many entries it linked.
+   */
+  linkAfterFrame(target: string, ref: string, sinceIso: string): number {
+    return this.stmt.linkAfter.run(ref, target, sinceIso).changes;
+  }
+
   /** Newest first; `before` is an entry id (paging). Default limit 100, at most 1000. */
   listActivity(q: ActivityQuery = {}): ActivityEntry[] {
     const conds: string[] = [];
@@ -645,6 +653,7 @@ function prepareStatements(db: Database.Database) {
     // Own frames only: archive rows cannot be deleted to make room.
     totalBytes: db.prepare('SELECT sum(disk_bytes) AS n FROM frames WHERE external = 0'),
     oldestOwn: db.prepare<[], { ref: string }>('SELECT ref FROM frames WHERE external = 0 AND pinned = 0 ORDER BY captured_at ASC, rowid ASC'),
+    linkAfter: db.prepare<[string, string, string]>("UPDATE activity SET after_ref = ? WHERE target = ? AND after_ref IS NULL AND result = 'ok' AND at > ?"),
     insertActivity: db.prepare<[Params]>(`
       INSERT INTO activity (at, tool, source, target, result, message, image_x, image_y, source_x, source_y, frame_ref, after_ref, duration_ms, params, client)
       VALUES (@at, @tool, @source, @target, @result, @message, @image_x, @image_y, @source_x, @source_y, @frame_ref, @after_ref, @duration_ms, @params, @client)`),

@@ -76,7 +76,12 @@ export function createMcpServer(core: Core, options: { log?: (line: string) => v
       instructions: INSTRUCTIONS,
     },
   );
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const toStderr = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Logs go to stderr (stdout is JSON-RPC only) and to the client as MCP logging.
+  const log = (line: string, level: 'error' | 'warning' = 'error'): void => {
+    toStderr(line);
+    if (server.transport) void server.sendLoggingMessage({ level, logger: 'sightline', data: line }).catch(() => undefined);
+  };
   const byName = new Map(allTools.map((t) => [t.name, t]));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -118,7 +123,7 @@ export function createMcpServer(core: Core, options: { log?: (line: string) => v
       return result;
     } finally {
       const ms = Math.round(performance.now() - started);
-      if (ms > 5000) log(`[sightline] ${tool.name} took ${ms} ms`);
+      if (ms > 5000) log(`[sightline] ${tool.name} took ${ms} ms`, 'warning');
     }
   });
 
