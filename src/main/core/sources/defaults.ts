@@ -1,10 +1,11 @@
 /**
- * The built-in sources. Each is created lazily-safe: a source whose platform parts
- * are missing still constructs and reports itself unavailable through health().
+ * The built-in sources. Construction is cheap and never fails: a source whose platform
+ * parts are missing still registers and explains itself through health().
  */
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Core } from '../index.ts';
 import type { Settings } from '../settings.ts';
+import { createAndroidSource } from './android/index.ts';
 import type { ArchiveProvider, Source } from './source.ts';
 
 export interface DefaultSourceDeps {
@@ -15,8 +16,9 @@ export interface DefaultSourceDeps {
   env: NodeJS.ProcessEnv;
 }
 
-export async function createDefaultSources(_deps: DefaultSourceDeps): Promise<{ live: Source[]; archives: ArchiveProvider[] }> {
-  const live: Source[] = [];
+export async function createDefaultSources(deps: DefaultSourceDeps): Promise<{ live: Source[]; archives: ArchiveProvider[] }> {
+  const { settings, env } = deps;
+  const live: Source[] = [createAndroidSource({ settings: settings.android, env })];
   const archives: ArchiveProvider[] = [];
   return { live, archives };
 }

@@ -1,0 +1,1 @@
+export { createAndroidSource, type AndroidSourceOptions } from './androidSource.ts';
