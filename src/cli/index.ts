@@ -68,6 +68,8 @@ async function runServe(dataDir: string, port: number): Promise<void> {
   const core = await createCore({ dataDir });
   refreshHealth(core);
   core.applyRetention();
+  // Index the archive now, so the dashboard shows it (and its progress) without waiting for an agent.
+  void core.refreshArchive('manictime', new AbortController().signal).catch((e: unknown) => log(`[sightline] manictime index: ${(e as Error).message}`));
   const server = await startServer(core, { port, staticDir: dashboardDir(), log });
   writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
   process.stdout.write(`Sightline ${VERSION} (headless)\nDashboard: ${server.dashboardUrl}\nMCP: ${server.mcpUrl}\nData: ${dataDir}\n`);

@@ -26,7 +26,7 @@ import {
 } from './settings.ts';
 import { createDefaultSources } from './sources/defaults.ts';
 import { SourceRegistry, sourceOfTarget } from './sources/registry.ts';
-import type { ArchiveProvider, ImageInput, Source } from './sources/source.ts';
+import type { ArchiveProvider, ImageInput, ProgressReport, Source } from './sources/source.ts';
 import { toLocalIso } from './time.ts';
 
 export const VERSION = '0.1.0';
@@ -231,6 +231,23 @@ export class Core extends EventEmitter<CoreEvents> {
     const f = this.catalog.getFrame(ref);
     if (!f) throw new SightlineError('FRAME_NOT_FOUND', `No frame "${ref}".`, 'Use a ref from capture, crop_screenshot or list_screenshots; old frames are removed by retention unless pinned.');
     return f;
+  }
+
+  /** Bring an archive's index up to date, reporting progress to the caller and to the dashboard. */
+  async refreshArchive(name: SourceName, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<void> {
+    const archive = this.registry.archive(name);
+    if (!archive) return;
+    const id = `${name}-index`;
+    let reported = false;
+    await archive.refresh({
+      signal,
+      onProgress: (p) => {
+        reported = true;
+        onProgress?.(p);
+        this.emit('progress', { id, label: p.label, done: p.done, total: p.total, finished: false });
+      },
+    });
+    if (reported) this.emit('progress', { id, label: `${name} index up to date`, done: 1, total: 1, finished: true });
   }
 
   act(req: ActionRequest, opts: { client?: string; signal: AbortSignal }): Promise<ActionResult> {

@@ -32,10 +32,7 @@ const listScreenshotsTool = defineTool({
     const to = args.to ? parseTimeInput(args.to, 'to') : undefined;
     if (from && to && from.getTime() >= to.getTime()) throw new SightlineError('INVALID_ARGUMENT', '"from" must be before "to".');
     const sampling = args.sampling ?? (args.source === 'manictime' ? 'activity' : 'all');
-    if (args.source === 'manictime') {
-      const archive = ctx.core.registry.archive('manictime');
-      if (archive) await archive.refresh({ signal: ctx.signal, onProgress: ctx.progress });
-    }
+    if (args.source === 'manictime') await ctx.core.refreshArchive('manictime', ctx.signal, ctx.progress);
     const list = await listScreenshots(ctx.core, args.source, { from, to, target: args.target, sampling, intervalSeconds: args.intervalSeconds, max: args.max, pinned: args.pinned }, ctx.signal);
     const lines = list.screenshots.map((s) => `${s.ref}  ${s.displayLocalTime}  ${s.target ?? s.source}  ${s.width}×${s.height}${s.activity ? `  ${s.activity.app}${s.activity.document ? ` — ${s.activity.document}` : ''}` : ''}${s.pinned ? '  (pinned)' : ''}`);
     const head = list.screenshots.length ? `${list.screenshots.length} of ${list.matched ?? list.screenshots.length} matching frames:` : `No screenshots (${list.reason ?? 'UNKNOWN'}). ${list.remediation ?? ''}`;
