@@ -1,0 +1,247 @@
+/**
+ * Browser capture on the same 1280×800 page, in one run: Sightline's browser source (and the
+ * whole core path: source + catalog), against the raw-CDP floor (Page.captureScreenshot, JPEG
+ * q70, clip.scale to 1000 px) and two peers spawned over stdio: @playwright/mcp's
+ * browser_take_screenshot and chrome-devtools-mcp's take_screenshot, each pointed at Debian's
+ * Chromium (never a downloaded browser). Also the UI tree on a small and a 5,000-row page.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import puppeteer from 'puppeteer-core';
+import sharp from 'sharp';
+import { createCore } from '../src/main/core/index.ts';
+import { estimateVisionTokens } from '../src/main/core/image/fit.ts';
+import { createBrowserSource } from '../src/main/core/sources/browser/index.ts';
+import type { CaptureOptions, StoredFrame } from '../src/main/core/sources/source.ts';
+import { CHROMIUM, connectDriver, driverPage, isRoot, resizeViewport, serveFixtures, startChromium } from '../tests/fixtures/browser/harness.ts';
+import type { BenchRow, BenchSection } from './types.ts';
+
+const WARMUP = 5;
+const RUNS = 40;
+const PEERS = join(import.meta.dirname, 'node_modules');
+
+function p50(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const r1 = (n: number): number => Math.round(n * 10) / 10;
+const r2 = (n: number): number => Math.round(n * 100) / 100;
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+interface Peer {
+  name: string;
+  shoot: () => Promise<Buffer>;
+  close: () => Promise<void>;
+}
+
+/** A peer MCP server over stdio, navigated to the page; undefined (with a note) when it cannot run. */
+async function connectPeer(name: string, args: string[], navigate: { tool: string; args: Record<string, unknown> }, shot: string, notes: string[]): Promise<Peer | undefined> {
+  const home = mkdtempSync(join(tmpdir(), `sightline-bench-${name}-`));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: 'ignore',
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      // Never let a peer fetch a browser: it must use /usr/bin/chromium.
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      PLAYWRIGHT_BROWSERS_PATH: join(home, 'no-browsers'),
+      PUPPETEER_SKIP_DOWNLOAD: '1',
+      CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
+      CI: '1',
+    },
+  });
+  const client = new Client({ name: 'sightline-bench', version: '0' });
+  const close = async (): Promise<void> => {
+    await client.close().catch(() => undefined);
+    rmSync(home, { recursive: true, force: true });
+  };
+  try {
+    await client.connect(transport);
+    await client.callTool({ name: navigate.tool, arguments: navigate.args });
+    const shoot = async (): Promise<Buffer> => {
+      const res = await client.callTool({ name: shot, arguments: {} });
+      const image = (res.content as { type: string; data?: string }[]).find((c) => c.type === 'image');
+      if (!image?.data) throw new Error(`${shot} returned no image: ${JSON.stringify(res).slice(0, 300)}`);
+      return Buffer.from(image.data, 'base64');
+    };
+    await shoot();
+    return { name, shoot, close };
+  } catch (e) {
+    notes.push(`${name} could not be measured: ${(e as Error).message.split('\n')[0]}`);
+    await close();
+    return undefined;
+  }
+}
+
+export default async function run(): Promise<BenchSection> {
+  const notes: string[] = [];
+  const rows: BenchRow[] = [];
+  const srv = await serveFixtures();
+  const chrome = await startChromium({ url: srv.url('bench.html') });
+  const dataDir = mkdtempSync(join(tmpdir(), 'sightline-bench-browser-'));
+  const source = createBrowserSource({ settings: { endpoint: chrome.endpoint, headless: true }, dataDir });
+  const driver = await connectDriver(chrome.endpoint);
+  const raw = await puppeteer.connect({ browserURL: chrome.endpoint, defaultViewport: null });
+  const peers: Peer[] = [];
+  try {
+    const signal = new AbortController().signal;
+    const tab = (await source.listTargets(signal)).find((t) => String(t.details?.url).endsWith('bench.html'))!;
+    const page = await driverPage(driver, tab.id.slice('browser:'.length));
+    await resizeViewport(page, 1280, 800);
+    const opts: CaptureOptions = { maxDimension: 1000, format: 'jpeg', quality: 70, raw: false, signal };
+
+    // The floor: one CDP command on a session of its own, the browser scaling and encoding.
+    const rawPage = await driverPage(raw, tab.id.slice('browser:'.length));
+    const cdp = await rawPage.createCDPSession();
+    const floor = (): Promise<unknown> =>
+      cdp.send('Page.captureScreenshot', { format: 'jpeg', quality: 70, clip: { x: 0, y: 0, width: 1280, height: 800, scale: 1000 / 1280 } });
+
+    const core = await createCore({ dataDir: join(dataDir, 'core'), sources: [source], settings: { sources: { browser: { enabled: true } } } });
+    const viaCore = (): Promise<unknown> => core.capture({ target: tab.id, signal });
+
+    const root = isRoot ? ['--no-sandbox'] : [];
+    const pw = await connectPeer(
+      'Playwright MCP',
+      [join(PEERS, '@playwright/mcp/cli.js'), '--headless', '--executable-path', CHROMIUM, '--isolated', '--viewport-size', '1280x800', ...root, '--output-dir', join(dataDir, 'pw-out')],
+      { tool: 'browser_navigate', args: { url: srv.url('bench.html') } },
+      'browser_take_screenshot',
+      notes,
+    );
+    const cdm = await connectPeer(
+      'chrome-devtools-mcp',
+      [
+        join(PEERS, 'chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'),
+        '--headless',
+        '--executablePath',
+        CHROMIUM,
+        '--isolated',
+        '--viewport',
+        '1280x800',
+        ...root.map((a) => `--chromeArg=${a}`),
+        '--no-usage-statistics',
+        '--no-performance-crux',
+        // One client, one page: no pageId argument on every call.
+        '--no-page-id-routing',
+      ],
+      { tool: 'navigate_page', args: { type: 'url', url: srv.url('bench.html') } },
+      'take_screenshot',
+      notes,
+    );
+
+    for (const p of [pw, cdm]) if (p) peers.push(p);
+
+    // Every contender once per round, in a random order: drift on a shared machine hits all alike.
+    let last = await source.capture!(tab.id, opts);
+    const peerImages = new Map<string, Buffer>();
+    const contenders: [string, () => Promise<unknown>][] = [
+      ['source', async () => (last = await source.capture!(tab.id, opts))],
+      ['floor', floor],
+      ['core', viaCore],
+      ...[pw, cdm].filter((p): p is Peer => !!p).map((p): [string, () => Promise<unknown>] => [p.name, async () => peerImages.set(p.name, await p.shoot())]),
+    ];
+    const t = new Map<string, number[]>(contenders.map(([k]) => [k, []]));
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      for (const [k, fn] of [...contenders].sort(() => Math.random() - 0.5)) {
+        const dt = await timed(fn);
+        if (i >= WARMUP) t.get(k)!.push(dt);
+      }
+    }
+    const floorP50 = p50(t.get('floor')!);
+    const srcP50 = p50(t.get('source')!);
+    const coreP50 = p50(t.get('core')!);
+    const img = last.encoded!;
+    const kb = img.data.length / 1024;
+    const tokens = estimateVisionTokens(img);
+
+    // UI tree: the bench page, and a 5,000-row version of it.
+    const frame: StoredFrame = {
+      ref: 'bench',
+      source: 'browser',
+      target: tab.id,
+      capturedAt: new Date().toISOString(),
+      image: { width: img.width, height: img.height },
+      sourceSize: last.sourceSize,
+      origin: last.origin,
+      scale: last.sourceSize.width / img.width,
+      state: last.state,
+    };
+    const tree = async (): Promise<{ ms: number; nodes: number; bytes: number }> => {
+      const ms: number[] = [];
+      let nodes = 0;
+      let bytes = 0;
+      for (let i = 0; i < 3 + 15; i++) {
+        const s = performance.now();
+        const n = await source.uiTree!(tab.id, frame, { maxNodes: 200, signal });
+        if (i >= 3) ms.push(performance.now() - s);
+        nodes = n.length;
+        bytes = JSON.stringify(n).length;
+      }
+      return { ms: p50(ms), nodes, bytes };
+    };
+    const smallTree = await tree();
+    await page.goto(srv.url('bench.html?rows=5000'));
+    const elements = (await page.evaluate('document.getElementsByTagName("*").length')) as number;
+    const bigTree = await tree();
+    await core.close();
+
+    rows.push({ metric: 'raw CDP Page.captureScreenshot (JPEG q70, clip.scale → 1000 px), p50', value: r1(floorP50), unit: 'ms' });
+    rows.push({
+      metric: `Sightline capture (browser source), p50 · ${img.width}×${img.height} ${img.format}`,
+      value: r1(srcP50),
+      unit: 'ms',
+      ratio: r2(srcP50 / floorP50),
+      against: 'raw CDP',
+      target: '≤ 1.15×',
+      pass: srcP50 / floorP50 <= 1.15,
+    });
+    rows.push({ metric: 'Sightline capture through the core (source + catalog store), p50', value: r1(coreP50), unit: 'ms', ratio: r2(coreP50 / floorP50), against: 'raw CDP' });
+    for (const p of [pw, cdm]) {
+      if (!p) continue;
+      const ms = p50(t.get(p.name)!);
+      const buf = peerImages.get(p.name)!;
+      const meta = await sharp(buf).metadata();
+      const size = { width: meta.width!, height: meta.height! };
+      rows.push({ metric: `${p.name} screenshot, p50 · ${size.width}×${size.height} ${meta.format}, ${r1(buf.length / 1024)} KB, ~${estimateVisionTokens(size)} tokens`, value: r1(ms), unit: 'ms' });
+      const vsPw = p === pw;
+      rows.push({
+        metric: `Sightline capture vs ${p.name}, p50`,
+        value: r1(srcP50),
+        unit: 'ms',
+        ratio: r2(srcP50 / ms),
+        against: p.name,
+        ...(vsPw ? { target: '≤ 0.5×', pass: srcP50 / ms <= 0.5 } : {}),
+      });
+    }
+    rows.push({ metric: 'Sightline capture payload', value: r1(kb), unit: 'KB', target: '≤ 130 KB', pass: kb <= 130 });
+    rows.push({ metric: 'Sightline capture estimated vision tokens', value: tokens, unit: 'tokens', target: '≤ 900', pass: tokens <= 900 });
+    rows.push({ metric: `get_ui_tree (source), p50 · bench page, ${smallTree.nodes} nodes, ${r1(smallTree.bytes / 1024)} KB JSON`, value: r1(smallTree.ms), unit: 'ms' });
+    rows.push({ metric: `get_ui_tree (source), p50 · ${elements} elements, maxNodes 200 → ${bigTree.nodes} nodes, ${r1(bigTree.bytes / 1024)} KB JSON`, value: r1(bigTree.ms), unit: 'ms' });
+    notes.push(
+      `p50 of ${RUNS} runs after ${WARMUP} warm-ups; Sightline, the raw-CDP floor and the core path interleaved on one headless Chromium tab (viewport 1280×800, DPR 1); each peer launches its own headless /usr/bin/chromium (--isolated, viewport 1280×800) and is called over stdio with the MCP SDK client, in the same rounds.`,
+      'The browser source scales and encodes inside Chromium (Page.captureScreenshot with clip.scale); its overhead over the floor is one isolated-world call for viewport, scroll, devicePixelRatio and document id (for staleness and mapping) and a header probe of the result.',
+      'Tokens are estimated as width × height / 750; peers return their default full-resolution PNG.',
+    );
+  } finally {
+    for (const p of peers) await p.close();
+    await source.dispose!();
+    await raw.disconnect().catch(() => undefined);
+    await driver.disconnect().catch(() => undefined);
+    await chrome.kill();
+    chrome.cleanup();
+    await srv.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { title: 'Browser capture (1280×800 page)', rows, notes };
+}
