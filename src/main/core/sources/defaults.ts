@@ -6,6 +6,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Core } from '../index.ts';
 import type { Settings } from '../settings.ts';
 import { createAndroidSource } from './android/index.ts';
+import { createBrowserSource } from './browser/index.ts';
 import { createManicTimeSource } from './manictime/index.ts';
 import type { ArchiveProvider, Source } from './source.ts';
 
@@ -19,7 +20,7 @@ export interface DefaultSourceDeps {
 
 export async function createDefaultSources(deps: DefaultSourceDeps): Promise<{ live: Source[]; archives: ArchiveProvider[] }> {
   const { settings, env } = deps;
-  const live: Source[] = [createAndroidSource({ settings: settings.android, env })];
+  const live: Source[] = [createBrowserSource({ settings: settings.browser, dataDir: deps.dataDir, env }), createAndroidSource({ settings: settings.android, env })];
   // A getter: archive folders changed in the dashboard apply without a restart.
   const archives: ArchiveProvider[] = [createManicTimeSource({ settings: () => deps.core.settings.manictime, catalog: deps.catalog, env })];
   return { live, archives };
