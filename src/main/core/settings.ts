@@ -126,11 +126,14 @@ export function envOverrides(env: NodeJS.ProcessEnv): SettingsInput {
   return out as SettingsInput;
 }
 
-/** Deep-merge plain objects; arrays and scalars from `over` replace. */
+/** Deep-merge plain objects; arrays and scalars from `over` replace; `null` removes a key (back to its default). */
 export function mergeSettings<T>(base: T, over: unknown): T {
   if (!isPlainObject(base) || !isPlainObject(over)) return (over === undefined ? base : over) as T;
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in out ? mergeSettings(out[k], v) : v;
+  for (const [k, v] of Object.entries(over)) {
+    if (v === null) delete out[k];
+    else out[k] = k in out ? mergeSettings(out[k], v) : v;
+  }
   return out as T;
 }
 

@@ -39,6 +39,10 @@ describe('settings', () => {
     expect(() => core.updateSettings({ retention: { maxAgeDays: -1 } })).toThrow(/retention\.maxAgeDays/);
     expect(readFileSync(join(dir, 'settings.json'), 'utf8')).toBe(before);
     expect(core.settings.retention.maxAgeDays).toBe(3);
+    // null removes a key: back to its default.
+    core.updateSettings({ retention: { maxAgeDays: null } } as never);
+    expect(core.settings.retention.maxAgeDays).toBe(7);
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).retention).toEqual({});
     await core.close();
   });
 });

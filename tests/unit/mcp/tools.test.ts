@@ -103,7 +103,7 @@ describe('MCP tools over an in-memory fake source', () => {
     expect(fake.actions.map((a) => a.kind)).toEqual(['press_key']);
     const log = h.core.catalog.listActivity({ limit: 10 });
     expect(log.map((e) => e.result)).toEqual(['ok', 'NOT_ALLOWED', 'READ_ONLY', 'INPUT_PAUSED']);
-    expect(log[3]).toMatchObject({ tool: 'click', client: 'test-agent' });
+    expect(log[3]).toMatchObject({ tool: 'click', client: 'test-agent', target: WIN.id, source: 'desktop' });
     // The next capture becomes the successful action's "after" frame; refused ones get none.
     const { frame } = await capture();
     const linked = h.core.catalog.listActivity({ limit: 10 });

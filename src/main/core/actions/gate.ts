@@ -93,6 +93,16 @@ export class ActionGate {
 
   async #act(req: ActionRequest, signal: AbortSignal, log: Partial<ActivityEntry>): Promise<ActionResult> {
     const settings = this.#d.settings();
+    // Name the target in the log even when policy refuses before it is resolved.
+    const named = req.target ?? (req.ref ? this.#d.catalog.getFrame(req.ref)?.target : undefined);
+    if (named) {
+      log.target = named;
+      try {
+        log.source = sourceOfTarget(named);
+      } catch {
+        // Not a Sightline id: resolved (and refused) below.
+      }
+    }
     // Policy first: a paused or read-only Sightline touches nothing, not even the target.
     if (settings.input.paused) {
       throw new SightlineError('INPUT_PAUSED', 'Agent input is paused by the user.', 'Wait for the user to resume input (tray menu or dashboard); do not retry in a loop.');
