@@ -29,6 +29,8 @@ export default defineConfig({
     plugins: [svelte()],
     build: {
       outDir: 'out/renderer',
+      // Also served over HTTP to browsers: ship it minified.
+      minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
   },

@@ -1,0 +1,173 @@
+/**
+ * The dashboard's one way to reach the core: the local HTTP API typed in
+ * `src/shared/api.ts`, over same-origin `fetch` with the HttpOnly session cookie.
+ *
+ * Why HTTP and not IPC in the Electron window too: the app runs the very server that
+ * `sightline serve` runs and loads the dashboard from it (through `/auth?token=…`, which
+ * sets the cookie), so one client, one contract and one set of tests cover both. IPC
+ * is kept for what only the app can do (OS permissions, see `src/shared/ipc.ts`).
+ */
+import type {
+  ActivityEntry,
+  ActivityQuery,
+  ApiError,
+  CropRequest,
+  FrameSummary,
+  FramesPage,
+  FramesQuery,
+  ServerEvent,
+  StatusInfo,
+  TargetsResult,
+} from '../../shared/api.ts';
+import { API_PREFIX } from '../../shared/api.ts';
+import type { ErrorCode } from '../../shared/errors.ts';
+import type { SourceName } from '../../shared/frame.ts';
+
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode | 'NETWORK' | 'UNAUTHORIZED';
+  readonly hint: string | undefined;
+  readonly key: string | undefined;
+
+  constructor(status: number, error: Partial<Omit<ApiError, 'code'>> & { code: ApiRequestError['code']; message: string }) {
+    super(error.message);
+    this.name = 'ApiRequestError';
+    this.status = status;
+    this.code = error.code;
+    this.hint = error.hint;
+    this.key = error.key;
+  }
+}
+
+/** Query string from an object, skipping undefined and empty values. */
+export function queryString(q: object): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined || v === null || v === '') continue;
+    params.set(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  let res: Response;
+  try {
+    const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
+    if (body !== undefined) {
+      init.headers = { accept: 'application/json', 'content-type': 'application/json' };
+      init.body = JSON.stringify(body);
+    }
+    if (signal) init.signal = signal;
+    res = await fetch(`${API_PREFIX}${path}`, init);
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    throw new ApiRequestError(0, { code: 'NETWORK', message: 'Sightline is not reachable. Is the app or `sightline serve` still running?' });
+  }
+  if (!res.ok) {
+    let error: Partial<ApiError> | undefined;
+    try {
+      error = ((await res.json()) as { error?: ApiError }).error;
+    } catch {
+      // A body that is not our JSON error (a proxy, a crash page): fall through.
+    }
+    if (res.status === 401) {
+      throw new ApiRequestError(401, {
+        code: 'UNAUTHORIZED',
+        message: error?.message ?? 'This dashboard session is not authorised.',
+        hint: 'Open the “Dashboard:” link that `sightline serve` printed, or open the dashboard from the tray.',
+      });
+    }
+    throw new ApiRequestError(res.status, {
+      code: error?.code ?? 'INTERNAL',
+      message: error?.message ?? `${method} ${path} failed (${res.status} ${res.statusText}).`,
+      ...(error?.hint ? { hint: error.hint } : {}),
+      ...(error?.key ? { key: error.key } : {}),
+    });
+  }
+  return (await res.json()) as T;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  status: (): Promise<StatusInfo> => request('GET', '/status'),
+  frames: (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => request('GET', `/frames${queryString(q)}`, undefined, signal),
+  frame: (ref: string): Promise<FrameSummary> => request('GET', `/frames/${enc(ref)}`),
+  crop: (ref: string, crop: CropRequest): Promise<{ frame: FrameSummary }> => request('POST', `/frames/${enc(ref)}/crop`, crop),
+  pin: (ref: string, pinned: boolean): Promise<{ frame: FrameSummary }> => request('POST', `/frames/${enc(ref)}/pin`, { pinned }),
+  targets: (source?: SourceName): Promise<TargetsResult> => request('GET', `/targets${queryString({ source })}`),
+  capture: (target: string): Promise<{ frame: FrameSummary }> => request('POST', '/capture', { target }),
+  activity: (q: ActivityQuery, signal?: AbortSignal): Promise<{ entries: ActivityEntry[] }> =>
+    request('GET', `/activity${queryString(q)}`, undefined, signal),
+  settings: (): Promise<{ settings: Record<string, unknown>; file: Record<string, unknown> }> => request('GET', '/settings'),
+  saveSettings: (patch: Record<string, unknown>): Promise<{ settings: Record<string, unknown> }> => request('PUT', '/settings', patch),
+  pause: (paused: boolean): Promise<StatusInfo> => request('POST', '/input/pause', { paused }),
+  launchBrowser: (): Promise<{ target?: string }> => request('POST', '/browser/launch', {}),
+};
+
+export const frameUrls = {
+  thumbnail: (ref: string): string => `${API_PREFIX}/frames/${enc(ref)}/thumbnail`,
+  image: (ref: string): string => `${API_PREFIX}/frames/${enc(ref)}/image`,
+  full: (ref: string): string => `${API_PREFIX}/frames/${enc(ref)}/full`,
+};
+
+const EVENT_TYPES = ['frame', 'frame-updated', 'activity', 'status', 'progress'] as const;
+
+/**
+ * Subscribe to `/api/events`. Accepts both plain `data:` messages carrying a
+ * ServerEvent and named events (`event: frame`) whose data is the event or its payload.
+ * EventSource reconnects by itself; `onOpen` fires on every (re)connection so callers
+ * can refetch what they may have missed.
+ */
+export function subscribe(handlers: {
+  onEvent: (e: ServerEvent) => void;
+  onOpen?: () => void;
+  onError?: () => void;
+}): () => void {
+  const source = new EventSource(`${API_PREFIX}/events`, { withCredentials: true });
+  const handle = (name: string) => (msg: MessageEvent<string>) => {
+    let data: unknown;
+    try {
+      data = JSON.parse(msg.data);
+    } catch {
+      return;
+    }
+    const event = parseServerEvent(name, data);
+    if (event) handlers.onEvent(event);
+  };
+  source.addEventListener('message', handle('message'));
+  for (const t of EVENT_TYPES) source.addEventListener(t, handle(t));
+  source.addEventListener('open', () => handlers.onOpen?.());
+  source.addEventListener('error', () => handlers.onError?.());
+  return () => source.close();
+}
+
+/** Normalise one SSE message into a ServerEvent (pure; exported for tests). */
+export function parseServerEvent(name: string, data: unknown): ServerEvent | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const d = data as Record<string, unknown>;
+  if (typeof d.type === 'string' && (EVENT_TYPES as readonly string[]).includes(d.type)) return d as unknown as ServerEvent;
+  switch (name) {
+    case 'frame':
+      return { type: 'frame', frame: (d.frame ?? d) as FrameSummary };
+    case 'frame-updated':
+      return { type: 'frame-updated', frame: (d.frame ?? d) as FrameSummary };
+    case 'activity':
+      return { type: 'activity', entry: (d.entry ?? d) as ActivityEntry };
+    case 'status':
+      return { type: 'status', status: (d.status ?? d) as StatusInfo };
+    case 'progress':
+      return { type: 'progress', progress: (d.progress ?? d) as ProgressInfoLike };
+    default:
+      return null;
+  }
+}
+type ProgressInfoLike = Extract<ServerEvent, { type: 'progress' }>['progress'];
+
+/** A message fit for a toast from anything thrown. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof ApiRequestError) return e.hint ? `${e.message} ${e.hint}` : e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

@@ -1,0 +1,140 @@
+/**
+ * Live state shared by every screen: the server's status, the event stream, progress
+ * of long work, and titles for target ids (frames carry only ids).
+ */
+import type { ProgressInfo, ServerEvent, StatusInfo } from '../../shared/api.ts';
+import type { HealthCheck, TargetInfo } from '../../shared/frame.ts';
+import type { AppInfo, SightlineBridge } from '../../shared/ipc.ts';
+import { api, ApiRequestError, errorMessage, subscribe } from './api.ts';
+
+declare global {
+  interface Window {
+    /** Present only in the Electron window (see src/preload/index.ts). */
+    sightline?: SightlineBridge;
+  }
+}
+
+export const live = $state<{
+  status: StatusInfo | null;
+  /** The event stream is open. */
+  connected: boolean;
+  /** Set when the session is not authorised (the cookie is missing or stale). */
+  unauthorized: boolean;
+  /** Why the status could not be loaded. */
+  error: string | null;
+  progress: ProgressInfo[];
+  /** id → title, for showing targets by name. */
+  targetTitles: Record<string, string>;
+  /** OS permission checks from the desktop app (empty in a browser). */
+  permissions: HealthCheck[];
+  app: AppInfo | null;
+  pausing: boolean;
+}>({
+  status: null,
+  connected: false,
+  unauthorized: false,
+  error: null,
+  progress: [],
+  targetTitles: {},
+  permissions: [],
+  app: null,
+  pausing: false,
+});
+
+type Listener = (e: ServerEvent) => void;
+// Plain sets: subscribers, not state anything renders.
+// eslint-disable-next-line svelte/prefer-svelte-reactivity
+const listeners = new Set<Listener>();
+
+/** Listen to server events; returns the unsubscribe function (use in `$effect`). */
+export function onServerEvent(fn: Listener): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** Listeners told when the stream reconnects, to refetch what they may have missed. */
+// eslint-disable-next-line svelte/prefer-svelte-reactivity
+const reconnectListeners = new Set<() => void>();
+export function onReconnect(fn: () => void): () => void {
+  reconnectListeners.add(fn);
+  return () => reconnectListeners.delete(fn);
+}
+
+export async function refreshStatus(): Promise<void> {
+  try {
+    live.status = await api.status();
+    live.error = null;
+    live.unauthorized = false;
+  } catch (e) {
+    live.unauthorized = e instanceof ApiRequestError && e.status === 401;
+    live.error = errorMessage(e);
+  }
+}
+
+export function rememberTargets(targets: readonly TargetInfo[]): void {
+  const next = { ...live.targetTitles };
+  for (const t of targets) next[t.id] = t.title;
+  live.targetTitles = next;
+}
+
+export async function refreshPermissions(): Promise<void> {
+  const bridge = window.sightline;
+  if (!bridge) return;
+  try {
+    live.permissions = await bridge.invoke('sightline:permissions');
+    live.app = await bridge.invoke('sightline:app-info');
+  } catch {
+    live.permissions = [];
+  }
+}
+
+function applyProgress(p: ProgressInfo): void {
+  const others = live.progress.filter((x) => x.id !== p.id);
+  live.progress = [...others, p];
+  if (p.finished) {
+    // Leave a finished bar visible for a moment so the user sees it complete.
+    setTimeout(() => {
+      live.progress = live.progress.filter((x) => x.id !== p.id || !x.finished);
+    }, 1500);
+  }
+}
+
+let stop: (() => void) | null = null;
+let everOpened = false;
+
+/** Open the event stream once for the page's lifetime. */
+export function startLive(): void {
+  if (stop) return;
+  void refreshStatus();
+  void refreshPermissions();
+  stop = subscribe({
+    onOpen: () => {
+      live.connected = true;
+      if (everOpened) {
+        void refreshStatus();
+        for (const fn of reconnectListeners) fn();
+      }
+      everOpened = true;
+    },
+    onError: () => {
+      live.connected = false;
+      // EventSource retries by itself; a status call tells us whether we lost auth.
+      void refreshStatus();
+    },
+    onEvent: (e) => {
+      if (e.type === 'status') live.status = e.status;
+      else if (e.type === 'progress') applyProgress(e.progress);
+      for (const fn of listeners) fn(e);
+    },
+  });
+}
+
+/** The kill switch: pause or resume all agent input. */
+export async function setPaused(paused: boolean): Promise<void> {
+  live.pausing = true;
+  try {
+    live.status = await api.pause(paused);
+  } finally {
+    live.pausing = false;
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The settings screen as data: which keys it edits, how a form value maps to a
+ * setting and back, and which field a server validation error belongs to. The
+ * server validates (one zod schema); the form only sends what the user changed, so
+ * values that come from environment variables are never written to the file.
+ */
+
+export type FieldKind = 'toggle' | 'number' | 'select' | 'text' | 'list' | 'gigabytes';
+
+export interface FieldDef {
+  /** The settings path, e.g. `capture.maxDimension`; also the field's id. */
+  key: string;
+  label: string;
+  help?: string;
+  kind: FieldKind;
+  section: string;
+  options?: readonly { value: string; label: string }[];
+  min?: number;
+  max?: number;
+  step?: number | 'any';
+  unit?: string;
+  placeholder?: string;
+}
+
+export type FormValue = string | boolean;
+export type FormValues = Record<string, FormValue>;
+
+export const SECTIONS = ['Sources', 'Capture', 'Agent input', 'Retention', 'Connections', 'App'] as const;
+
+export const FIELDS: readonly FieldDef[] = [
+  { key: 'sources.desktop.enabled', section: 'Sources', kind: 'toggle', label: 'Desktop', help: 'Displays and application windows.' },
+  { key: 'sources.browser.enabled', section: 'Sources', kind: 'toggle', label: 'Browser', help: 'Chrome and Chromium tabs over the DevTools protocol.' },
+  { key: 'sources.android.enabled', section: 'Sources', kind: 'toggle', label: 'Android', help: 'Devices and emulators over adb.' },
+  { key: 'sources.manictime.enabled', section: 'Sources', kind: 'toggle', label: 'ManicTime archive', help: 'Read-only screenshot history.' },
+  {
+    key: 'capture.profile',
+    section: 'Capture',
+    kind: 'select',
+    label: 'Scaling profile',
+    help: 'A model profile overrides the maximum dimension with that model’s limits.',
+    options: [
+      { value: 'default', label: 'Default (long edge ≤ max dimension)' },
+      { value: 'claude', label: 'Claude (≤ 1568 px, ≤ 1.15 MP)' },
+    ],
+  },
+  { key: 'capture.maxDimension', section: 'Capture', kind: 'number', label: 'Max dimension', unit: 'px', min: 64, max: 8192, step: 1, help: 'Long edge of the image the model sees.' },
+  {
+    key: 'capture.format',
+    section: 'Capture',
+    kind: 'select',
+    label: 'Format',
+    options: [
+      { value: 'jpeg', label: 'JPEG' },
+      { value: 'webp', label: 'WebP' },
+      { value: 'png', label: 'PNG' },
+    ],
+  },
+  { key: 'capture.quality', section: 'Capture', kind: 'number', label: 'Quality', min: 1, max: 100, step: 1, help: 'JPEG and WebP quality (1–100).' },
+  { key: 'input.readOnly', section: 'Agent input', kind: 'toggle', label: 'Read-only', help: 'Agents may look but never click, type or scroll.' },
+  {
+    key: 'input.allowlist',
+    section: 'Agent input',
+    kind: 'list',
+    label: 'Input allowlist',
+    help: 'One per line: desktop app names, browser hosts, Android packages. Empty allows all.',
+    placeholder: 'firefox\nexample.com\ncom.android.settings',
+  },
+  { key: 'retention.maxAgeDays', section: 'Retention', kind: 'number', label: 'Keep frames for', unit: 'days', min: 0.01, max: 3650, step: 'any' },
+  { key: 'retention.maxBytes', section: 'Retention', kind: 'gigabytes', label: 'Storage limit', unit: 'GB', min: 0.01, step: 'any' },
+  { key: 'browser.endpoint', section: 'Connections', kind: 'text', label: 'Browser debugging endpoint', placeholder: 'http://127.0.0.1:9222' },
+  { key: 'browser.executablePath', section: 'Connections', kind: 'text', label: 'Browser to launch', placeholder: '/usr/bin/chromium' },
+  { key: 'android.adbPath', section: 'Connections', kind: 'text', label: 'adb path', placeholder: 'adb (from PATH)' },
+  { key: 'manictime.dataDir', section: 'Connections', kind: 'text', label: 'ManicTime data folder', placeholder: '%LOCALAPPDATA%\\Finkit\\ManicTime' },
+  { key: 'desktop.display', section: 'Connections', kind: 'text', label: 'X11 display', placeholder: ':0' },
+  { key: 'app.startAtLogin', section: 'App', kind: 'toggle', label: 'Start at login', help: 'Open the Sightline tray app when you log in (desktop app only).' },
+];
+
+const GB = 1024 ** 3;
+
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = obj;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (typeof next !== 'object' || next === null) cur[part] = {};
+    cur = cur[part] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+/** The form value shown for a field, from the effective settings. */
+export function toFormValue(def: FieldDef, settings: unknown): FormValue {
+  const v = getPath(settings, def.key);
+  switch (def.kind) {
+    case 'toggle':
+      return v === true;
+    case 'list':
+      return Array.isArray(v) ? v.join('\n') : '';
+    case 'gigabytes':
+      return typeof v === 'number' ? String(Math.round((v / GB) * 100) / 100) : '';
+    default:
+      return v === undefined || v === null ? '' : String(v);
+  }
+}
+
+export function formFrom(settings: unknown, defs: readonly FieldDef[] = FIELDS): FormValues {
+  return Object.fromEntries(defs.map((d) => [d.key, toFormValue(d, settings)]));
+}
+
+/**
+ * The setting a form value stands for. A number field that does not parse is sent
+ * as typed, so the server's validation names the key instead of the form guessing.
+ */
+export function fromFormValue(def: FieldDef, value: FormValue): unknown {
+  switch (def.kind) {
+    case 'toggle':
+      return value === true;
+    case 'list':
+      return String(value)
+        .split('\n')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+    case 'number': {
+      const s = String(value).trim();
+      const n = Number(s);
+      return s !== '' && Number.isFinite(n) ? n : s;
+    }
+    case 'gigabytes': {
+      const s = String(value).trim();
+      const n = Number(s);
+      return s !== '' && Number.isFinite(n) ? Math.round(n * GB) : s;
+    }
+    default: {
+      // An emptied text field means "not set"; null removes the key from the file.
+      const s = String(value).trim();
+      return s === '' ? null : s;
+    }
+  }
+}
+
+/** A nested partial-settings object holding only the fields that changed. */
+export function buildPatch(initial: FormValues, current: FormValues, defs: readonly FieldDef[] = FIELDS): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const def of defs) {
+    if (initial[def.key] === current[def.key]) continue;
+    setPath(patch, def.key, fromFormValue(def, current[def.key] ?? ''));
+  }
+  return patch;
+}
+
+/** The field a server error key (`input.allowlist.2`, `capture.maxDimension`) belongs to. */
+export function fieldForKey(key: string | undefined, defs: readonly FieldDef[] = FIELDS): string | undefined {
+  if (!key) return undefined;
+  let best: string | undefined;
+  for (const d of defs) {
+    if ((key === d.key || key.startsWith(`${d.key}.`)) && (!best || d.key.length > best.length)) best = d.key;
+  }
+  // A whole object rejected (e.g. `capture`) lands on its first field.
+  return best ?? defs.find((d) => d.key.startsWith(`${key}.`))?.key;
+}
+
+/**
+ * The part of a server validation message worth showing under its field:
+ * `settings.json: "capture.maxDimension" is invalid (Too small: expected number to be >=64).`
+ * → `Too small: expected number to be >=64.` Other messages pass unchanged.
+ */
+export function fieldMessage(message: string): string {
+  const m = /is invalid \((.+)\)\.?$/.exec(message);
+  if (!m) return message;
+  const inner = m[1]!.trim();
+  return `${inner.charAt(0).toUpperCase()}${inner.slice(1)}${/[.!?]$/.test(inner) ? '' : '.'}`;
+}

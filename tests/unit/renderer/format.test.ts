@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { paramSummary, matchesActivity } from '../../../src/renderer/lib/activity.ts';
+import { dayLabel, formatBytes, formatDuration, formatPercent, hourKey, localTargetId, relativeTime } from '../../../src/renderer/lib/format.ts';
+import type { ActivityEntry } from '../../../src/shared/api.ts';
+
+describe('format', () => {
+  const now = new Date(2025, 10, 20, 15, 30, 0);
+
+  it('labels days relative to now', () => {
+    expect(dayLabel(new Date(2025, 10, 20, 1).toISOString(), now)).toBe('Today');
+    expect(dayLabel(new Date(2025, 10, 19, 23).toISOString(), now)).toBe('Yesterday');
+    expect(dayLabel(new Date(2025, 10, 17, 9).toISOString(), now)).toBe('Mon 17 Nov');
+    expect(dayLabel(new Date(2024, 0, 2, 9).toISOString(), now)).toBe('Tue 2 Jan 2024');
+  });
+
+  it('groups by local hour', () => {
+    expect(hourKey(new Date(2025, 10, 20, 14, 59, 59).toISOString())).toBe('2025-11-20 14');
+    expect(hourKey(new Date(2025, 10, 20, 15, 0, 0).toISOString())).toBe('2025-11-20 15');
+  });
+
+  it('formats sizes, durations, percents and ids', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(119 * 1024)).toBe('119 KB');
+    expect(formatBytes(2.5 * 1024 ** 3)).toBe('2.5 GB');
+    expect(formatDuration(0.2)).toBe('<1 ms');
+    expect(formatDuration(62.4)).toBe('62 ms');
+    expect(formatDuration(1234)).toBe('1.23 s');
+    expect(formatPercent(33.33333)).toBe('33.33');
+    expect(formatPercent(12.5)).toBe('12.5');
+    expect(localTargetId('desktop:window:0x1e00003')).toBe('window:0x1e00003');
+    expect(relativeTime(new Date(now.getTime() - 125_000).toISOString(), now)).toBe('2 min ago');
+  });
+});
+
+describe('activity helpers', () => {
+  const entry = (over: Partial<ActivityEntry>): ActivityEntry => ({ id: 1, at: '2025-11-20T10:00:00Z', tool: 'click', result: 'ok', durationMs: 5, ...over });
+
+  it('summarises what an action did', () => {
+    expect(paramSummary(entry({ tool: 'type_text', params: { text: 'hello' } }))).toBe('“hello”');
+    expect(paramSummary(entry({ tool: 'press_key', params: { key: 'Control+A' } }))).toBe('Control+A');
+    expect(paramSummary(entry({ tool: 'scroll', params: { deltaY: -300 } }))).toBe('↑ 300');
+    expect(paramSummary(entry({ params: { button: 'right', clicks: 2 } }))).toBe('right ×2');
+    expect(paramSummary(entry({}))).toBe('');
+  });
+
+  it('filters live entries like the server', () => {
+    const e = entry({ tool: 'click', target: 'desktop:window:1', result: 'INPUT_PAUSED' });
+    expect(matchesActivity(e, { result: 'error' })).toBe(true);
+    expect(matchesActivity(e, { result: 'ok' })).toBe(false);
+    expect(matchesActivity(e, { tool: 'scroll' })).toBe(false);
+    expect(matchesActivity(e, { target: 'desktop:window:1', tool: 'click' })).toBe(true);
+  });
+});

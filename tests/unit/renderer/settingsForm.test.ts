@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { buildPatch, FIELDS, fieldForKey, fieldMessage, formFrom, fromFormValue } from '../../../src/renderer/lib/settingsForm.ts';
+import { parseSettings } from '../../../src/main/core/settings.ts';
+
+describe('settings form', () => {
+  const settings = parseSettings({ input: { allowlist: ['firefox', 'example.com'] }, retention: { maxBytes: 2 * 1024 ** 3 } });
+
+  it('edits only keys the settings schema knows', () => {
+    for (const f of FIELDS) {
+      const patch = buildPatch(formFrom(settings), { ...formFrom(settings), [f.key]: f.kind === 'toggle' ? !formFrom(settings)[f.key] : f.kind === 'select' ? f.options![1]!.value : f.kind === 'text' ? 'x' : '5' });
+      // Every field's patch is accepted by the real schema's shape (no unknown key).
+      expect(() => parseSettings(patch), f.key).not.toThrow(/not a known setting/);
+    }
+  });
+
+  it('shows effective values and sends only what changed', () => {
+    const initial = formFrom(settings);
+    expect(initial['input.allowlist']).toBe('firefox\nexample.com');
+    expect(initial['retention.maxBytes']).toBe('2');
+    expect(initial['sources.desktop.enabled']).toBe(true);
+    const current = { ...initial, 'capture.maxDimension': '1568', 'input.allowlist': 'firefox\n\n  slack  \n', 'sources.android.enabled': false };
+    expect(buildPatch(initial, current)).toEqual({ capture: { maxDimension: 1568 }, input: { allowlist: ['firefox', 'slack'] }, sources: { android: { enabled: false } } });
+    expect(buildPatch(initial, { ...initial })).toEqual({});
+  });
+
+  it('passes a bad number through so the server names the key', () => {
+    const def = FIELDS.find((f) => f.key === 'capture.maxDimension')!;
+    expect(fromFormValue(def, 'lots')).toBe('lots');
+    expect(fromFormValue(FIELDS.find((f) => f.key === 'retention.maxBytes')!, '1.5')).toBe(Math.round(1.5 * 1024 ** 3));
+    expect(() => parseSettings({ capture: { maxDimension: fromFormValue(def, '10') } })).toThrow(/capture\.maxDimension/);
+  });
+
+  it('finds the field a server error belongs to', () => {
+    expect(fieldForKey('capture.maxDimension')).toBe('capture.maxDimension');
+    expect(fieldForKey('input.allowlist.2')).toBe('input.allowlist');
+    expect(fieldForKey('retention')).toBe('retention.maxAgeDays');
+    expect(fieldForKey('nope.key')).toBeUndefined();
+    expect(fieldForKey(undefined)).toBeUndefined();
+  });
+
+  it('shortens a validation message for its field', () => {
+    expect(fieldMessage('settings.json: "capture.maxDimension" is invalid (Too small: expected number to be >=64).')).toBe('Too small: expected number to be >=64.');
+    expect(fieldMessage('"x" is not a known setting.')).toBe('"x" is not a known setting.');
+  });
+});
