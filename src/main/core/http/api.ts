@@ -11,7 +11,7 @@ import type { FrameRecord } from '../catalog/types.ts';
 import { frameSummary, type Core } from '../index.ts';
 import { MIME } from '../mcp/response.ts';
 import { parseTimeInput } from '../time.ts';
-import { sendJson } from './server.ts';
+import { sendJson } from './respond.ts';
 
 const MAX_BODY = 1024 * 1024;
 

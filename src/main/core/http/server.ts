@@ -12,6 +12,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Core } from '../index.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { handleApi } from './api.ts';
+import { sendJson } from './respond.ts';
 import { SESSION_COOKIE, ensureToken, isAllowedHost, isAllowedOrigin, requestToken, tokensEqual } from './security.ts';
 
 export interface ServerOptions {
@@ -160,9 +161,4 @@ export async function startServer(core: Core, options: ServerOptions = {}): Prom
       await new Promise<void>((ok) => http.close(() => ok()));
     },
   };
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
-  res.end(JSON.stringify(body));
 }
