@@ -1,7 +1,7 @@
 /**
  * The dashboard end to end: the real `sightline serve` over a seeded catalog, the built
  * dashboard in headless Chromium, and a real MCP client over Streamable HTTP.
- * Screenshots of every screen land in tests/e2e/screenshots/.
+ * Screenshots of every screen land in test-results/screenshots/ (copies in docs/screenshots/).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

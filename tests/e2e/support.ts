@@ -11,7 +11,8 @@ import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
 import type { SourceName } from '../../src/shared/frame.ts';
 
 export const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
-export const SCREENSHOTS = resolve(import.meta.dirname, 'screenshots');
+/** Each run writes here (ignored by git); docs/screenshots holds the committed copies. */
+export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-results/screenshots');
 
 /** Every source off: the e2e tests need no live machine parts unless they say so. */
 export const ALL_SOURCES_OFF = { sources: { desktop: { enabled: false }, browser: { enabled: false }, android: { enabled: false }, manictime: { enabled: false } } };
