@@ -1,0 +1,121 @@
+/**
+ * A real X11 desktop for tests and benchmarks: Xvfb on a free display number plus
+ * openbox (node-screenshots lists windows only under a window manager), and the Tk
+ * test app that reports what it observes as JSON lines.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+
+export interface XDisplay {
+  display: string;
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function kill(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+  return new Promise((ok) => {
+    p.once('exit', () => ok());
+    p.kill('SIGTERM');
+    setTimeout(() => p.kill('SIGKILL'), 2000).unref();
+  });
+}
+
+export async function startXvfb(size = '1280x800'): Promise<XDisplay> {
+  let n = 90 + Math.floor(Math.random() * 400);
+  while (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) n++;
+  const display = `:${n}`;
+  const xvfb = spawn('Xvfb', [display, '-screen', '0', `${size}x24`, '-nolisten', 'tcp'], { stdio: 'ignore' });
+  const env = { ...process.env, DISPLAY: display, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
+  for (let i = 0; i < 100 && !existsSync(`/tmp/.X11-unix/X${n}`); i++) await sleep(50);
+  if (!existsSync(`/tmp/.X11-unix/X${n}`)) {
+    await kill(xvfb);
+    throw new Error(`Xvfb ${display} did not start`);
+  }
+  const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
+  // openbox is ready once it owns the WM selection.
+  for (let i = 0; i < 100; i++) {
+    const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], { env, encoding: 'utf8' });
+    if (/window id/.test(r.stdout)) break;
+    await sleep(50);
+  }
+  return {
+    display,
+    env,
+    async stop() {
+      await kill(wm);
+      await kill(xvfb);
+    },
+  };
+}
+
+export interface AppEvent {
+  event: string;
+  [k: string]: unknown;
+}
+
+export interface TestApp {
+  /** X window id (decimal), as node-screenshots and xdotool name it. */
+  windowId: number;
+  events: AppEvent[];
+  /** Resolves with the first event (from now on) matching `pred`. */
+  next(pred: (e: AppEvent) => boolean, timeoutMs?: number): Promise<AppEvent>;
+  send(cmd: string): void;
+  close(): Promise<void>;
+}
+
+const APP = resolve(import.meta.dirname, '../fixtures/desktop/testApp.py');
+
+export async function startTestApp(x: XDisplay, opts: { title?: string; geometry?: string } = {}): Promise<TestApp> {
+  const proc = spawn('python3', [APP, '--title', opts.title ?? 'Sightline Test App', '--geometry', opts.geometry ?? '400x300+100+100'], { env: x.env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const events: AppEvent[] = [];
+  const waiters: { pred: (e: AppEvent) => boolean; ok: (e: AppEvent) => void }[] = [];
+  createInterface({ input: proc.stdout! }).on('line', (line) => {
+    let e: AppEvent;
+    try {
+      e = JSON.parse(line) as AppEvent;
+    } catch {
+      return;
+    }
+    events.push(e);
+    for (const w of [...waiters]) {
+      if (w.pred(e)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.ok(e);
+      }
+    }
+  });
+  const next = (pred: (e: AppEvent) => boolean, timeoutMs = 10_000): Promise<AppEvent> =>
+    new Promise((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`test app: no matching event in ${timeoutMs} ms; saw ${JSON.stringify(events.slice(-5))}`)), timeoutMs);
+      waiters.push({ pred, ok: (e) => (clearTimeout(timer), ok(e)) });
+    });
+  const ready = await next((e) => e.event === 'ready', 15_000);
+  // The client window xdotool and node-screenshots see (the Tk toplevel's wrapper is its parent).
+  const found = spawnSync('xdotool', ['search', '--sync', '--name', `^${escapeRegex(opts.title ?? 'Sightline Test App')}$`], { env: x.env, encoding: 'utf8', timeout: 10_000 });
+  const windowId = Number(found.stdout.trim().split('\n').pop());
+  if (!windowId) throw new Error(`test app window not found (ready: ${JSON.stringify(ready)})`);
+  return {
+    windowId,
+    events,
+    next,
+    send: (cmd) => void proc.stdin!.write(`${cmd}\n`),
+    close: () => kill(proc),
+  };
+}
+
+/** xdotool matches the Latin-1 WM_NAME, so non-ASCII characters match as wildcards. */
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[^\x20-\x7e]/g, '.+');
+}
+
+/** Run xdotool on the test display. */
+export function xdotool(x: XDisplay, ...args: string[]): string {
+  const r = spawnSync('xdotool', args, { env: x.env, encoding: 'utf8', timeout: 10_000 });
+  if (r.status !== 0) throw new Error(`xdotool ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
