@@ -31,7 +31,7 @@ import { resolveDataDir } from '../core/settings.ts';
 import { withSecurityHeaders } from './csp.ts';
 import { isTrustedSender, validateIpcArgs } from './ipcGuard.ts';
 import { decideNavigation, decideWindowOpen, isAppUrl } from './navigation.ts';
-import { loginItemSettings, permissionChecks, permissionPaneUrl, type MediaAccessStatus } from './permissions.ts';
+import { desktopPermissionStates, loginItemSettings, permissionChecks, permissionPaneUrl, type MediaAccessStatus } from './permissions.ts';
 import { trayIconFile, trayMenu, trayState, trayTooltip, type TrayAction, type TrayInput, type TrayItem } from './trayModel.ts';
 import { dashboardWindowOptions } from './windowDefaults.ts';
 
@@ -105,7 +105,7 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   if (process.platform === 'darwin') app.dock?.hide();
   const dataDir = resolveDataDir(flagValue(process.argv, '--data-dir'));
-  const core = await createCore({ dataDir });
+  const core = await createCore({ dataDir, desktopPermissions: () => desktopPermissionStates(permissionFacts()) });
   core.applyRetention();
   const server = await startServer(core, { port: 0, staticDir: join(here, '../renderer'), log });
   writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });

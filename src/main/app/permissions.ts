@@ -60,3 +60,13 @@ export function loginItemSettings(startAtLogin: boolean): { openAtLogin: boolean
   // Started at login, the app goes straight to the tray without opening a window.
   return { openAtLogin: startAtLogin, openAsHidden: true, args: startAtLogin ? ['--hidden'] : [] };
 }
+
+/** The same facts as the desktop source's permission states (it refuses with the right pane named). */
+export function desktopPermissionStates(facts: PermissionFacts): { screenRecording?: 'granted' | 'denied' | 'unknown'; accessibility?: 'granted' | 'denied' | 'unknown' } {
+  if (facts.platform !== 'darwin') return {};
+  const screen = facts.screen ?? 'unknown';
+  return {
+    screenRecording: screen === 'granted' ? 'granted' : screen === 'denied' || screen === 'restricted' ? 'denied' : 'unknown',
+    accessibility: facts.accessibility === undefined ? 'unknown' : facts.accessibility ? 'granted' : 'denied',
+  };
+}

@@ -24,7 +24,7 @@ import {
   type Settings,
   type SettingsInput,
 } from './settings.ts';
-import { createDefaultSources } from './sources/defaults.ts';
+import { createDefaultSources, type DefaultSourceDeps } from './sources/defaults.ts';
 import { SourceRegistry, sourceOfTarget } from './sources/registry.ts';
 import type { ArchiveProvider, ImageInput, ProgressReport, Source } from './sources/source.ts';
 import { toLocalIso } from './time.ts';
@@ -39,6 +39,8 @@ export interface CoreOptions {
   /** Replace the built-in sources (tests). */
   sources?: Source[];
   archives?: ArchiveProvider[];
+  /** macOS Screen Recording / Accessibility states from the Electron app, for the desktop source. */
+  desktopPermissions?: DefaultSourceDeps['desktopPermissions'];
 }
 
 export interface CaptureParams {
@@ -376,7 +378,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     for (const s of options.sources ?? []) core.registry.addLive(s);
     for (const a of options.archives ?? []) core.registry.addArchive(a);
   } else {
-    const defaults = await createDefaultSources({ core, catalog, settings: loaded.settings, dataDir: options.dataDir, env: options.env ?? process.env });
+    const defaults = await createDefaultSources({ core, catalog, settings: loaded.settings, dataDir: options.dataDir, env: options.env ?? process.env, desktopPermissions: options.desktopPermissions });
     for (const s of defaults.live) core.registry.addLive(s);
     for (const a of defaults.archives) core.registry.addArchive(a);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginItemSettings, permissionChecks, permissionPaneUrl } from '../../../src/main/app/permissions.ts';
+import { desktopPermissionStates, loginItemSettings, permissionChecks, permissionPaneUrl } from '../../../src/main/app/permissions.ts';
 import { trayIconFile, trayMenu, trayState, trayTooltip, truncate, type TrayItem } from '../../../src/main/app/trayModel.ts';
 import type { StatusInfo } from '../../../src/shared/api.ts';
 import type { TargetInfo } from '../../../src/shared/frame.ts';
@@ -124,5 +124,14 @@ describe('macOS permissions for onboarding', () => {
   it('maps the start-at-login setting', () => {
     expect(loginItemSettings(true)).toEqual({ openAtLogin: true, openAsHidden: true, args: ['--hidden'] });
     expect(loginItemSettings(false).openAtLogin).toBe(false);
+  });
+});
+
+describe('macOS permissions for the desktop source', () => {
+  it('maps Electron answers onto granted / denied / unknown', () => {
+    expect(desktopPermissionStates({ platform: 'linux' })).toEqual({});
+    expect(desktopPermissionStates({ platform: 'darwin', screen: 'granted', accessibility: true })).toEqual({ screenRecording: 'granted', accessibility: 'granted' });
+    expect(desktopPermissionStates({ platform: 'darwin', screen: 'restricted', accessibility: false })).toEqual({ screenRecording: 'denied', accessibility: 'denied' });
+    expect(desktopPermissionStates({ platform: 'darwin', screen: 'not-determined' })).toEqual({ screenRecording: 'unknown', accessibility: 'unknown' });
   });
 });
