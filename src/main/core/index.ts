@@ -13,7 +13,7 @@ import { UiTreeCache } from './actions/uiTreeCache.ts';
 import { Catalog } from './catalog/catalog.ts';
 import type { FrameRecord } from './catalog/types.ts';
 import { DEFAULT_MAX_DIMENSION, MODEL_PROFILES } from './image/fit.ts';
-import { cropMapping, fitMapping, planCrop, rectSourceToImage, type CropUnits } from './image/mapping.ts';
+import { cropMapping, fitMapping, planCrop, rectImageToSource, rectSourceToImage, resolveCropRect, type CropUnits } from './image/mapping.ts';
 import { crop as cropImage, fitAndEncode, probe } from './image/pipeline.ts';
 import {
   SETTINGS_FILE,
@@ -24,7 +24,7 @@ import {
   type Settings,
   type SettingsInput,
 } from './settings.ts';
-import { createDefaultSources, type DefaultSourceDeps } from './sources/defaults.ts';
+import { createDefaultSources, type DefaultSourceDeps, type LiveSourceFactory } from './sources/defaults.ts';
 import { SourceRegistry, sourceOfTarget } from './sources/registry.ts';
 import type { ArchiveProvider, ImageInput, ProgressReport, Source } from './sources/source.ts';
 import { toLocalIso } from './time.ts';
@@ -95,6 +95,8 @@ export class Core extends EventEmitter<CoreEvents> {
   #settings: Settings;
   #file: SettingsInput;
   #clients = 0;
+  /** How to rebuild each built-in live source when its settings change. */
+  sourceFactories = new Map<SourceName, LiveSourceFactory>();
   /** Originals being written behind their capture, by frame ref. */
   readonly #originals = new Map<string, Promise<void>>();
   #closed = false;
@@ -112,6 +114,7 @@ export class Core extends EventEmitter<CoreEvents> {
     catalog.on('frame', (f: FrameRecord) => this.emit('frame', f));
     catalog.on('frame-updated', (f: FrameRecord) => this.emit('frame-updated', f));
     catalog.on('activity', (a: ActivityEntry) => this.emit('activity', a));
+    this.registry.onAvailabilityChange(() => this.emit('tools-changed'));
   }
 
   get settings(): Settings {
@@ -188,14 +191,27 @@ export class Core extends EventEmitter<CoreEvents> {
   /** A crop is a new frame with its own mapping, cut from the native-resolution original when there is one. */
   async crop(p: CropParams): Promise<CaptureOutcome> {
     const parent = this.getFrame(p.ref);
-    await this.#originals.get(parent.ref);
-    const src = await this.catalog.readImage(parent.ref, 'full');
+    const rect = { x: p.x, y: p.y, width: p.width, height: p.height };
+    const units = p.coordinateUnits ?? 'percent';
+    // A crop of a crop is cut from the first frame's original, not from the smaller crop image.
+    let base = parent;
+    while (base.parentRef) {
+      const up = this.catalog.getFrame(base.parentRef);
+      if (!up) break;
+      base = up;
+    }
+    await this.#originals.get(base.ref);
+    const src = await this.catalog.readImage(base.ref, 'full');
     const input = { kind: 'encoded' as const, data: src.data };
-    const plan = planCrop(parent, await probe(input), { x: p.x, y: p.y, width: p.width, height: p.height }, p.coordinateUnits ?? 'percent');
+    const inputSize = await probe(input);
+    const plan =
+      base === parent
+        ? planCrop(parent, inputSize, rect, units)
+        : planCrop(base, inputSize, rectSourceToImage(base, rectImageToSource(parent, resolveCropRect(parent.image, rect, units))), 'pixels');
     const format = p.format ?? this.#settings.capture.format;
     const quality = p.quality ?? this.#settings.capture.quality;
     const out = await cropImage(input, plan.inputRect, this.fitOptions(p.maxDimension), { format, quality });
-    const m = cropMapping(parent, plan.imageRect, { width: out.width, height: out.height });
+    const m = cropMapping(base, plan.imageRect, { width: out.width, height: out.height });
     const frame = await this.catalog.insertFrame({
       source: parent.source,
       target: parent.target,
@@ -304,6 +320,14 @@ export class Core extends EventEmitter<CoreEvents> {
     this.emit('status');
   }
 
+  /** Pin or unpin a frame for agents (listed by list_screenshots pinned:true and as resources). */
+  setPinned(ref: string, pinned: boolean, annotation?: string | null): FrameRecord {
+    let f = this.catalog.setPinned(ref, pinned);
+    if (annotation !== undefined) f = this.catalog.setAnnotation(ref, annotation);
+    this.emit('resources-changed');
+    return f;
+  }
+
   setPaused(paused: boolean): void {
     this.updateSettings({ input: { paused } });
   }
@@ -319,8 +343,14 @@ export class Core extends EventEmitter<CoreEvents> {
     writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, path);
     const toolsChanged = JSON.stringify(settings.sources) !== JSON.stringify(this.#settings.sources);
+    const previous = this.#settings;
     this.#file = file;
     this.#settings = settings;
+    // A source built from settings that changed (endpoint, adb path, display) is rebuilt.
+    for (const [name, make] of this.sourceFactories) {
+      const key = name as 'desktop' | 'browser' | 'android';
+      if (JSON.stringify(previous[key]) !== JSON.stringify(settings[key])) this.registry.addLive(make(settings));
+    }
     this.emit('settings', settings);
     this.emit('status');
     if (toolsChanged) this.emit('tools-changed');
@@ -330,6 +360,26 @@ export class Core extends EventEmitter<CoreEvents> {
   /** Apply retention now (also run on start and periodically by servers). */
   applyRetention(): { deletedFrames: number; freedBytes: number } {
     return this.catalog.applyRetention(this.#settings.retention);
+  }
+
+  /**
+   * Housekeeping for a long-running process: retention now and hourly, source health every
+   * 30 s (tool lists follow sources that come and go). Returns a stop function.
+   */
+  startMaintenance(log: (line: string) => void): () => void {
+    const retention = (): void => {
+      try {
+        this.applyRetention();
+      } catch (e) {
+        log(`[sightline] retention: ${(e as Error).message}`);
+      }
+    };
+    const health = (): void => void this.registry.health().catch(() => undefined);
+    retention();
+    health();
+    const timers = [setInterval(retention, 3600_000), setInterval(health, 30_000)];
+    for (const t of timers) t.unref();
+    return () => timers.forEach(clearInterval);
   }
 
   async close(): Promise<void> {
@@ -381,6 +431,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const defaults = await createDefaultSources({ core, catalog, settings: loaded.settings, dataDir: options.dataDir, env: options.env ?? process.env, desktopPermissions: options.desktopPermissions });
     for (const s of defaults.live) core.registry.addLive(s);
     for (const a of defaults.archives) core.registry.addArchive(a);
+    core.sourceFactories = defaults.factories;
   }
   return core;
 }

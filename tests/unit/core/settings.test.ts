@@ -45,4 +45,16 @@ describe('settings', () => {
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).retention).toEqual({});
     await core.close();
   });
+
+  it('rebuilds a built-in source when its own settings change, and only then', async () => {
+    const dir = tempDir();
+    const core = await createCore({ dataDir: dir, env: { PATH: process.env.PATH } });
+    const of = (name: string) => core.registry.liveSources().find((x) => x.name === name);
+    const browser = of('browser');
+    const android = of('android');
+    core.updateSettings({ browser: { endpoint: 'http://127.0.0.1:9' } });
+    expect(of('browser')).not.toBe(browser);
+    expect(of('android')).toBe(android);
+    await core.close();
+  });
 });

@@ -6,6 +6,9 @@ import { SightlineError } from '../../../shared/errors.ts';
 import { SOURCE_NAMES, type SourceHealth, type SourceName } from '../../../shared/frame.ts';
 import type { ActionKind, ArchiveProvider, Source } from './source.ts';
 
+/** How long a failed health check is trusted before a call may try the source again. */
+const HEALTH_TRUST_MS = 5000;
+
 export function sourceOfTarget(target: string): SourceName {
   const prefix = target.slice(0, target.indexOf(':'));
   if (!(SOURCE_NAMES as readonly string[]).includes(prefix)) {
@@ -22,14 +25,19 @@ export class SourceRegistry {
   readonly #live = new Map<SourceName, Source>();
   readonly #archives = new Map<SourceName, ArchiveProvider>();
   readonly #enabled: (name: SourceName) => boolean;
-  readonly #health = new Map<SourceName, SourceHealth>();
+  /** The last health of each enabled source, and when it was taken. */
+  readonly #health = new Map<SourceName, { health: SourceHealth; at: number }>();
 
   constructor(enabled: (name: SourceName) => boolean) {
     this.#enabled = enabled;
   }
 
+  /** Add a live source, or replace one (its settings changed); the replaced one is disposed. */
   addLive(source: Source): void {
+    const old = this.#live.get(source.name);
     this.#live.set(source.name, source);
+    this.#health.delete(source.name);
+    if (old && old !== source) void old.dispose?.().catch(() => undefined);
   }
   addArchive(archive: ArchiveProvider): void {
     this.#archives.set(archive.name, archive);
@@ -62,7 +70,9 @@ export class SourceRegistry {
     if (!source) {
       throw new SightlineError('SOURCE_UNAVAILABLE', `The ${name} source is not available in this build or on this platform.`, 'Check sightline://health.');
     }
-    const health = this.#health.get(name);
+    // A refusal on health trusts a recent check only: the source may have come back since.
+    const known = this.#health.get(name);
+    const health = known && Date.now() - known.at < HEALTH_TRUST_MS ? known.health : undefined;
     if (health && !health.available) {
       throw new SightlineError('SOURCE_UNAVAILABLE', `The ${name} source is unavailable: ${health.reason ?? 'unknown reason'}.`, health.remediation ?? 'Check sightline://health.');
     }
@@ -98,13 +108,28 @@ export class SourceRegistry {
         }
       }),
     );
-    for (const h of out) this.#health.set(h.source, h);
+    let flipped = false;
+    const now = Date.now();
+    for (const h of out) {
+      const before = this.#health.get(h.source)?.health.available;
+      // A disabled source keeps no health: turned back on, it is judged afresh.
+      if (!h.enabled) this.#health.delete(h.source);
+      else this.#health.set(h.source, { health: h, at: now });
+      if (before !== undefined && before !== (h.enabled && h.available)) flipped = true;
+    }
+    if (flipped) this.#onAvailabilityChange?.();
     return out;
   }
 
   lastHealth(name: SourceName): SourceHealth | undefined {
-    return this.#health.get(name);
+    return this.#health.get(name)?.health;
   }
+
+  /** Called when a source became available or unavailable (tool lists change). */
+  onAvailabilityChange(f: () => void): void {
+    this.#onAvailabilityChange = f;
+  }
+  #onAvailabilityChange: (() => void) | undefined;
 
   async dispose(): Promise<void> {
     await Promise.allSettled([...this.#live.values()].map((s) => s.dispose?.()));
