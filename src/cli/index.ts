@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { formatError, isSightlineError } from '../shared/errors.ts';
 import { findRunningApp, removeDiscoveryFile, writeDiscoveryFile } from '../main/core/bridge/discovery.ts';
 import { runProxy } from '../main/core/bridge/proxy.ts';
-import { VERSION, createCore, type Core } from '../main/core/index.ts';
+import { VERSION, createCore } from '../main/core/index.ts';
 import { startServer } from '../main/core/http/server.ts';
 import { createMcpServer } from '../main/core/mcp/server.ts';
 import { resolveDataDir } from '../main/core/settings.ts';
@@ -38,25 +38,26 @@ function dashboardDir(): string | undefined {
   return undefined;
 }
 
-function refreshHealth(core: Core): void {
-  // Tool lists depend on source health; learn it without delaying start-up.
-  void core.registry.health().then(() => core.emit('tools-changed')).catch(() => undefined);
-}
-
 async function runMcp(dataDir: string, inProcess: boolean): Promise<void> {
   if (!inProcess) {
     const app = await findRunningApp(dataDir);
     if (app) return runProxy(app, log);
   }
   const core = await createCore({ dataDir });
-  refreshHealth(core);
+  const stopMaintenance = core.startMaintenance(log);
   const server = createMcpServer(core, { log });
   const transport = new StdioServerTransport();
+  let stopping = false;
   const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    stopMaintenance();
     await server.close().catch(() => undefined);
     await core.close();
     process.exit(0);
   };
+  // The client going away ends stdin (the SDK's stdio transport does not report that).
+  process.stdin.once('end', () => void stop());
   transport.onclose = () => void stop();
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
@@ -66,14 +67,14 @@ async function runMcp(dataDir: string, inProcess: boolean): Promise<void> {
 
 async function runServe(dataDir: string, port: number): Promise<void> {
   const core = await createCore({ dataDir });
-  refreshHealth(core);
-  core.applyRetention();
+  const stopMaintenance = core.startMaintenance(log);
   // Index the archive now, so the dashboard shows it (and its progress) without waiting for an agent.
   void core.refreshArchive('manictime', new AbortController().signal).catch((e: unknown) => log(`[sightline] manictime index: ${(e as Error).message}`));
   const server = await startServer(core, { port, staticDir: dashboardDir(), log });
   writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
   process.stdout.write(`Sightline ${VERSION} (headless)\nDashboard: ${server.dashboardUrl}\nMCP: ${server.mcpUrl}\nData: ${dataDir}\n`);
   const stop = async (): Promise<void> => {
+    stopMaintenance();
     removeDiscoveryFile(dataDir);
     await server.close();
     await core.close();

@@ -106,7 +106,7 @@ async function start(): Promise<void> {
   if (process.platform === 'darwin') app.dock?.hide();
   const dataDir = resolveDataDir(flagValue(process.argv, '--data-dir'));
   const core = await createCore({ dataDir, desktopPermissions: () => desktopPermissionStates(permissionFacts()) });
-  core.applyRetention();
+  core.startMaintenance(log);
   const server = await startServer(core, { port: 0, staticDir: join(here, '../renderer'), log });
   writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
   ctx = { core, server, dataDir, window: null, tray: null, status: null, targets: [], busy: 0 };

@@ -54,8 +54,18 @@ describe('sightline serve (HTTP, token, Host/Origin) and the bridge', () => {
     expect(r.status).toBe(302);
     const cookie = String(r.headers['set-cookie']).split(';')[0]!;
     expect(String(r.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(cookie).not.toContain(s.token);
     expect((await raw(`${s.base}/api/status`, { Cookie: cookie })).status).toBe(200);
     expect((await raw(`${s.base}/auth?token=wrong`, {})).status).toBe(401);
+  });
+
+  it('opens MCP sessions only for initialize requests', async () => {
+    const auth = { Authorization: `Bearer ${s.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const r = await fetch(s.mcpUrl, { method: 'POST', headers: auth, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect(r.status).toBe(400);
+    const before = ((await (await fetch(`${s.base}/api/status`, { headers: auth })).json()) as { clients: number }).clients;
+    for (let i = 0; i < 5; i++) await fetch(s.mcpUrl, { method: 'POST', headers: auth, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    expect(((await (await fetch(`${s.base}/api/status`, { headers: auth })).json()) as { clients: number }).clients).toBe(before);
   });
 
   it('serves Streamable HTTP MCP with the bearer token', async () => {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureToken, isAllowedHost, isAllowedOrigin, requestToken, tokensEqual } from '../../../src/main/core/http/security.ts';
+import { BrowserSessions, ensureToken, isAllowedHost, isAllowedOrigin, isAuthorised, tokensEqual } from '../../../src/main/core/http/security.ts';
 import { tempDir } from '../../support/mcpHarness.ts';
 
 describe('local server guards', () => {
@@ -26,10 +26,18 @@ describe('local server guards', () => {
     expect(isAllowedOrigin('null', 4000)).toBe(false);
     expect(isAllowedOrigin('https://127.0.0.1:4000', 4000)).toBe(false);
   });
-  it('reads the token from a bearer header or the session cookie, and compares in constant time', () => {
-    expect(requestToken({ authorization: 'Bearer abc' })).toBe('abc');
-    expect(requestToken({ cookie: 'x=1; sightline_session=abc' })).toBe('abc');
-    expect(requestToken({})).toBeUndefined();
+  it('authorises by bearer token or by a session cookie that never holds the token', () => {
+    const sessions = new BrowserSessions();
+    const token = 't'.repeat(43);
+    const id = sessions.create();
+    expect(id).not.toContain(token);
+    expect(isAuthorised({ authorization: `Bearer ${token}` }, token, sessions)).toBe(true);
+    expect(isAuthorised({ authorization: 'Bearer nope' }, token, sessions)).toBe(false);
+    expect(isAuthorised({ cookie: `x=1; sightline_session=${id}` }, token, sessions)).toBe(true);
+    // The token itself is not a session id, and a bad bearer is not rescued by a cookie.
+    expect(isAuthorised({ cookie: `sightline_session=${token}` }, token, sessions)).toBe(false);
+    expect(isAuthorised({ authorization: 'Bearer nope', cookie: `sightline_session=${id}` }, token, sessions)).toBe(false);
+    expect(isAuthorised({}, token, sessions)).toBe(false);
     expect(tokensEqual('abc', 'abc')).toBe(true);
     expect(tokensEqual('abc', 'abd')).toBe(false);
     expect(tokensEqual('abc', 'abcd')).toBe(false);

@@ -16,7 +16,12 @@ export async function runProxy(app: Discovery, log: (line: string) => void): Pro
     if (closing) return;
     closing = true;
     log(`[sightline] bridge closing: ${why}`);
-    void Promise.allSettled([upstream.close(), stdio.close()]).then(() => process.exit(0));
+    // End the session at the app, so it does not count a client that has gone.
+    void upstream
+      .terminateSession()
+      .catch(() => undefined)
+      .then(() => Promise.allSettled([upstream.close(), stdio.close()]))
+      .then(() => process.exit(0));
   };
   stdio.onmessage = (msg) => {
     upstream.send(msg).catch((e: unknown) => {
@@ -25,12 +30,16 @@ export async function runProxy(app: Discovery, log: (line: string) => void): Pro
       if ('id' in msg && 'method' in msg) {
         void stdio.send({ jsonrpc: '2.0', id: msg.id, error: { code: -32000, message: 'Sightline app unreachable; restart the MCP server.' } });
       }
+      shutdown('the app is unreachable');
     });
   };
   upstream.onmessage = (msg) => void stdio.send(msg);
   upstream.onerror = (e) => log(`[sightline] bridge: ${e.message}`);
   upstream.onclose = () => shutdown('the app closed the connection');
   stdio.onclose = () => shutdown('the client closed stdin');
+  process.stdin.once('end', () => shutdown('the client closed stdin'));
+  process.on('SIGINT', () => shutdown('interrupted'));
+  process.on('SIGTERM', () => shutdown('terminated'));
   await upstream.start();
   await stdio.start();
   log(`[sightline] bridge: relaying to the app at ${app.url} (pid ${app.pid})`);

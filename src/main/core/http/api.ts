@@ -89,9 +89,8 @@ async function route(core: Core, req: IncomingMessage, res: ServerResponse, url:
     if (method === 'POST' && sub === 'pin') {
       const body = await readJson(req);
       if (typeof body.pinned !== 'boolean') throw new SightlineError('INVALID_ARGUMENT', '"pinned" must be true or false.');
-      const updated = core.catalog.setPinned(frame.ref, body.pinned);
-      if (typeof body.annotation === 'string') core.catalog.setAnnotation(frame.ref, body.annotation.slice(0, 500) || null);
-      return sendJson(res, 200, { frame: frameSummary(core.catalog.getFrame(frame.ref) ?? updated) });
+      const annotation = typeof body.annotation === 'string' ? body.annotation.slice(0, 500) || null : undefined;
+      return sendJson(res, 200, { frame: frameSummary(core.setPinned(frame.ref, body.pinned, annotation)) });
     }
   }
 

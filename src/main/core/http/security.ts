@@ -58,9 +58,34 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out;
 }
 
-/** The token a request carries: `Authorization: Bearer …` or the session cookie. */
-export function requestToken(headers: { authorization?: string; cookie?: string }): string | undefined {
+/** The bearer token of `Authorization: Bearer …`, if any. */
+export function bearerToken(headers: { authorization?: string }): string | undefined {
   const auth = headers.authorization;
-  if (auth?.startsWith('Bearer ')) return auth.slice(7).trim();
-  return parseCookies(headers.cookie)[SESSION_COOKIE];
+  return auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
+}
+
+/**
+ * Dashboard sessions: the cookie carries a random session id, never the token itself
+ * (cookies are not bound to a port, so other servers on 127.0.0.1 would receive it).
+ */
+export class BrowserSessions {
+  readonly #ids = new Set<string>();
+
+  create(): string {
+    const id = randomBytes(32).toString('base64url');
+    this.#ids.add(id);
+    return id;
+  }
+
+  valid(cookieHeader: string | undefined): boolean {
+    const id = parseCookies(cookieHeader)[SESSION_COOKIE];
+    return id !== undefined && this.#ids.has(id);
+  }
+}
+
+/** A request is authorised by the bearer token, or by a dashboard session cookie. */
+export function isAuthorised(headers: { authorization?: string; cookie?: string }, token: string, sessions: BrowserSessions): boolean {
+  const bearer = bearerToken(headers);
+  if (bearer !== undefined) return tokensEqual(bearer, token);
+  return sessions.valid(headers.cookie);
 }

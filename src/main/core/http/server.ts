@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
+import { pipeline } from 'node:stream';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
@@ -13,7 +14,7 @@ import type { Core } from '../index.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { handleApi } from './api.ts';
 import { sendJson } from './respond.ts';
-import { SESSION_COOKIE, ensureToken, isAllowedHost, isAllowedOrigin, requestToken, tokensEqual } from './security.ts';
+import { BrowserSessions, SESSION_COOKIE, ensureToken, isAllowedHost, isAllowedOrigin, isAuthorised, tokensEqual } from './security.ts';
 
 export interface ServerOptions {
   port?: number;
@@ -43,12 +44,37 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** An MCP session with no request for this long was abandoned by its client. */
+const SESSION_IDLE_MS = 12 * 3600_000;
+const MAX_BODY = 4 * 1024 * 1024;
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function isInitialize(body: unknown): boolean {
+  const msgs = Array.isArray(body) ? body : [body];
+  return msgs.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+}
+
 const CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export async function startServer(core: Core, options: ServerOptions = {}): Promise<RunningServer> {
   const token = ensureToken(core.dataDir);
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; seen: number }>();
+  const browsers = new BrowserSessions();
   let port = 0;
 
   const http = createServer((req, res) => {
@@ -68,15 +94,14 @@ export async function startServer(core: Core, options: ServerOptions = {}): Prom
       const given = url.searchParams.get('token') ?? '';
       if (!tokensEqual(given, token)) return sendJson(res, 401, { error: { code: 'PERMISSION_DENIED', message: 'Bad token.', hint: 'Open the Dashboard URL that sightline serve printed.' } });
       res.writeHead(302, {
-        'Set-Cookie': `${SESSION_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
+        'Set-Cookie': `${SESSION_COOKIE}=${browsers.create()}; HttpOnly; SameSite=Strict; Path=/`,
         Location: '/',
         'Cache-Control': 'no-store',
       });
       return void res.end();
     }
 
-    const given = requestToken(req.headers);
-    if (!given || !tokensEqual(given, token)) {
+    if (!isAuthorised(req.headers, token, browsers)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="sightline"');
       if (req.method === 'GET' && !url.pathname.startsWith('/api') && url.pathname !== '/mcp') {
         res.writeHead(401, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -93,20 +118,33 @@ export async function startServer(core: Core, options: ServerOptions = {}): Prom
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sid = req.headers['mcp-session-id'];
     const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (existing) return existing.handleRequest(req, res);
+    if (existing) {
+      existing.seen = Date.now();
+      return existing.transport.handleRequest(req, res);
+    }
     if (typeof sid === 'string') return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
     if (req.method !== 'POST') return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'No session: initialize first' }, id: null });
+    // Only an initialize request opens a session (and builds a server for it).
+    const body = await readBody(req);
+    if (!isInitialize(body)) return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'No session: initialize first' }, id: null });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, seen: Date.now() }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     const server = createMcpServer(core, { log });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   }
+
+  // Sessions a client abandoned (no request for 12 hours) are closed.
+  const expiry = setInterval(() => {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const s of sessions.values()) if (s.seen < cutoff) void s.transport.close();
+  }, 60_000);
+  expiry.unref();
 
   function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     const root = options.staticDir;
@@ -129,7 +167,7 @@ export async function startServer(core: Core, options: ServerOptions = {}): Prom
       'Cache-Control': file.endsWith('index.html') ? 'no-store' : 'max-age=3600',
     });
     if (req.method === 'HEAD') return void res.end();
-    createReadStream(file).pipe(res);
+    pipeline(createReadStream(file), res, () => undefined);
   }
 
   await new Promise<void>((ok, fail) => {
@@ -138,15 +176,6 @@ export async function startServer(core: Core, options: ServerOptions = {}): Prom
   });
   port = (http.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
-  // Retention runs on start and hourly.
-  const retention = setInterval(() => {
-    try {
-      core.applyRetention();
-    } catch (e) {
-      log(`[sightline] retention: ${(e as Error).message}`);
-    }
-  }, 3600_000);
-  retention.unref();
 
   return {
     port,
@@ -155,8 +184,8 @@ export async function startServer(core: Core, options: ServerOptions = {}): Prom
     dashboardUrl: `${base}/auth?token=${encodeURIComponent(token)}`,
     token,
     async close() {
-      clearInterval(retention);
-      await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+      clearInterval(expiry);
+      await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
       http.closeAllConnections();
       await new Promise<void>((ok) => http.close(() => ok()));
     },
