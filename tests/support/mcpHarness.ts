@@ -29,6 +29,8 @@ export async function startHarness(options: Omit<CoreOptions, 'dataDir'> & { dat
   await server.connect(serverSide);
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   await client.connect(clientSide);
+  // The SDK client validates structuredContent against each tool's outputSchema once it has listed them.
+  await client.listTools();
   return {
     core,
     client,

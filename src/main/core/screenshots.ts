@@ -80,7 +80,9 @@ function explainEmpty(core: Core, source: SourceName | undefined, q: ScreenshotQ
   }
   const [newest] = core.catalog.listFrames({ source, target: q.target, pinned: q.pinned, limit: 1, order: 'desc' });
   const [oldest] = core.catalog.listFrames({ source, target: q.target, pinned: q.pinned, limit: 1, order: 'asc' });
-  if (q.to && oldest && q.to.getTime() < Date.parse(oldest.capturedAt)) {
+  const retentionStart = Date.now() - core.settings.retention.maxAgeDays * 86_400_000;
+  // Only a window older than retention keeps can have lost its frames to it.
+  if (q.to && oldest && q.to.getTime() < Date.parse(oldest.capturedAt) && q.to.getTime() < retentionStart) {
     return {
       reason: 'RETENTION_OR_PURGED',
       remediation: `The window ends before the oldest kept frame (${oldest.capturedAt}); frames older than retention.maxAgeDays = ${core.settings.retention.maxAgeDays} are removed unless pinned.`,

@@ -131,8 +131,9 @@ export function mergeSettings<T>(base: T, over: unknown): T {
   if (!isPlainObject(base) || !isPlainObject(over)) return (over === undefined ? base : over) as T;
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(over)) {
+    if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
     if (v === null) delete out[k];
-    else out[k] = k in out ? mergeSettings(out[k], v) : v;
+    else out[k] = Object.hasOwn(out, k) ? mergeSettings(out[k], v) : v;
   }
   return out as T;
 }

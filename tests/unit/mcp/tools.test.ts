@@ -68,6 +68,19 @@ describe('MCP tools over an in-memory fake source', () => {
     expect(fake.actions.at(-1)).toMatchObject({ point: { x: c.origin.x + 10 * c.scale, y: c.origin.y + 20 * c.scale } });
   });
 
+  it('cuts a crop of a crop from the original, keeping its resolution', async () => {
+    const { frame } = await capture();
+    const first = (await h.call('crop_screenshot', { ref: frame.ref, x: 0, y: 0, width: 50, height: 50, maxDimension: 4000 })).structuredContent as { frame: { ref: string; image: { width: number }; scale: number; origin: { x: number; y: number } } };
+    // Half of 3200 device px: 1600 px wide, 0.5 screen points per pixel.
+    expect(first.frame.image.width).toBe(1600);
+    const second = (await h.call('crop_screenshot', { ref: first.frame.ref, x: 50, y: 50, width: 50, height: 50, maxDimension: 4000 })).structuredContent as typeof first;
+    expect(second.frame.image.width).toBe(800);
+    expect(second.frame.scale).toBeCloseTo(0.5, 6);
+    // Within a pixel of the first crop's grid (its height, 312.5 image px, rounds outwards).
+    expect(second.frame.origin.x).toBeCloseTo(100 + 400, 0);
+    expect(Math.abs(second.frame.origin.y - (50 + 250))).toBeLessThanOrEqual(1);
+  });
+
   it('re-maps a frame whose window only moved, refuses one that was resized', async () => {
     await capture();
     fake.windows.get(WIN.id)!.x += 300;
@@ -170,13 +183,23 @@ describe('MCP tools over an in-memory fake source', () => {
     let changed = 0;
     const { ResourceListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
     h.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed++);
-    h.core.catalog.setPinned(frame.ref, true);
+    h.core.setPinned(frame.ref, true);
     await new Promise((r) => setTimeout(r, 50));
     expect(changed).toBeGreaterThan(0);
     const { resources } = await h.client.listResources();
     expect(resources.map((r) => r.uri)).toContain(`sightline://screenshot/${frame.ref}`);
     const pinned = await h.call('list_screenshots', { pinned: true });
     expect((pinned.structuredContent as { screenshots: { ref: string }[] }).screenshots.map((s) => s.ref)).toEqual([frame.ref]);
+  });
+
+  it('works again after the source is turned off and on', async () => {
+    h.core.updateSettings({ sources: { desktop: { enabled: false } } });
+    await h.core.registry.health();
+    expect(textOf(await h.call('capture', { target: WIN.id }))).toMatch(/^SOURCE_DISABLED/);
+    expect((await h.client.listTools()).tools.map((t) => t.name)).not.toContain('focus_window');
+    h.core.updateSettings({ sources: { desktop: { enabled: true } } });
+    expect((await h.call('capture', { target: WIN.id })).isError).toBeFalsy();
+    expect((await h.client.listTools()).tools.map((t) => t.name)).toContain('focus_window');
   });
 
   it('hides a source that became unavailable and explains it in tool errors', async () => {

@@ -133,6 +133,7 @@ export class ActionGate {
       if (req.tool !== 'scroll_into_view') {
         const hit = this.#d.uiTrees.nodeCentre(target, req.node);
         frame = this.#d.catalog.getFrame(hit.frameRef);
+        if (!frame) throw new SightlineError('NODE_NOT_FOUND', `The frame of ${target}'s UI tree is gone.`, 'Call get_ui_tree again.');
         imagePoint = hit.point;
       }
     }
@@ -149,25 +150,20 @@ export class ActionGate {
     if (imagePoint && !POINT_REQUIRED.has(req.tool) && !POINT_OPTIONAL.has(req.tool)) {
       throw new SightlineError('INVALID_ARGUMENT', `${req.tool} takes no "x"/"y".`);
     }
-    if (frame && frame.source === 'manictime') {
-      throw new SightlineError('UNSUPPORTED', 'Archive frames are read-only history: nothing can be clicked in them.', 'Capture a live target instead.');
-    }
     log.frameRef = frame?.ref;
 
-    await this.#checkAllowlist(source.name, target, settings, signal);
-
-    // Target, staleness, then the point.
+    // Target, staleness, then the point (DESIGN.md); the allowlist needs the live target.
     const stored: StoredFrame | undefined = frame;
     const shift = stored && source.checkFrame ? ((await source.checkFrame(stored, signal)).shift ?? { x: 0, y: 0 }) : { x: 0, y: 0 };
-    const toSource = (p: Point, field: string): Point => {
+    await this.#checkAllowlist(source.name, target, settings, signal);
+    const toSource = (p: Point): Point => {
       assertInsideImage(frame!.image, p);
-      void field;
       const s = imageToSource(frame!, p);
       return { x: s.x + shift.x, y: s.y + shift.y };
     };
     let sourcePoint: Point | undefined;
     if (imagePoint) {
-      sourcePoint = toSource(imagePoint, 'x/y');
+      sourcePoint = toSource(imagePoint);
       log.imagePoint = imagePoint;
       log.sourcePoint = sourcePoint;
     }
@@ -177,7 +173,7 @@ export class ActionGate {
     return { ok: true, target, imagePoint, sourcePoint, frameRef: frame?.ref, note: details.note };
   }
 
-  #buildAction(req: ActionRequest, target: string, frame: StoredFrame | undefined, point: Point | undefined, toSource: (p: Point, f: string) => Point): SourceAction {
+  #buildAction(req: ActionRequest, target: string, frame: StoredFrame | undefined, point: Point | undefined, toSource: (p: Point) => Point): SourceAction {
     switch (req.tool) {
       case 'click':
         return { kind: 'click', target, frame, point: point!, button: req.button ?? 'left', clicks: req.clicks ?? 1, modifiers: req.modifiers ?? [], holdMs: req.holdMs };
@@ -189,7 +185,7 @@ export class ActionGate {
         return { kind: 'scroll', target, frame, point, deltaX: req.deltaX ?? 0, deltaY: req.deltaY ?? 0 };
       case 'swipe': {
         if (req.toX === undefined || req.toY === undefined) throw new SightlineError('INVALID_ARGUMENT', 'swipe needs "toX" and "toY".');
-        return { kind: 'swipe', target, frame, point: point!, to: toSource({ x: req.toX, y: req.toY }, 'toX/toY'), durationMs: req.durationMs ?? 300 };
+        return { kind: 'swipe', target, frame, point: point!, to: toSource({ x: req.toX, y: req.toY }), durationMs: req.durationMs ?? 300 };
       }
       case 'focus_window':
         return { kind: 'focus_window', target };
@@ -204,11 +200,12 @@ export class ActionGate {
     if (allow.length === 0) return;
     const targets = await this.#d.registry.forTarget(target).listTargets(signal);
     const info = targets.find((t) => t.id === target);
-    const names = [info?.app, info?.title, typeof info?.details?.url === 'string' ? safeHost(info.details.url) : undefined, typeof info?.details?.package === 'string' ? info.details.package : undefined]
+    if (!info) throw new SightlineError('TARGET_NOT_FOUND', `${target} is gone.`, 'Call list_targets.');
+    const names = [info.app, info.title, typeof info.details?.url === 'string' ? safeHost(info.details.url) : undefined, typeof info.details?.package === 'string' ? info.details.package : undefined]
       .filter((n): n is string => !!n)
       .map((n) => n.toLowerCase());
     if (!allow.some((a) => names.includes(a.toLowerCase()))) {
-      throw new SightlineError('NOT_ALLOWED', `Input to ${info?.app ?? target} (${source}) is not in the input allowlist.`, 'The user can add the application to input.allowlist in settings.');
+      throw new SightlineError('NOT_ALLOWED', `Input to ${info.app ?? target} (${source}) is not in the input allowlist.`, 'The user can add the application to input.allowlist in settings.');
     }
   }
 }

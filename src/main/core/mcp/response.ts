@@ -32,8 +32,9 @@ export class ToolResponse {
   }
 
   /** A lazy link the client can resolve with resources/read (zero image bytes now). */
-  resourceLink(uri: string, name: string, mimeType: string, description?: string, audience: Role[] = ['user']): this {
-    this.#content.push({ type: 'resource_link', uri, name, mimeType, ...(description ? { description } : {}), annotations: { audience } });
+  resourceLink(uri: string, name: string, description?: string, audience: Role[] = ['user']): this {
+    // No mimeType: the full image's format is known only when it is read (resources/read says it).
+    this.#content.push({ type: 'resource_link', uri, name, ...(description ? { description } : {}), annotations: { audience } });
     return this;
   }
 

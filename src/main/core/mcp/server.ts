@@ -166,9 +166,9 @@ export function createMcpServer(core: Core, options: { log?: (line: string) => v
 
   // Keep clients' lists fresh: tools follow source toggles, resources follow pins.
   const onTools = (): void => void server.sendToolListChanged().catch(() => undefined);
-  const onFrameUpdated = (): void => void server.sendResourceListChanged().catch(() => undefined);
+  const onResources = (): void => void server.sendResourceListChanged().catch(() => undefined);
   core.on('tools-changed', onTools);
-  core.on('frame-updated', onFrameUpdated);
+  core.on('resources-changed', onResources);
   let counted = false;
   server.oninitialized = () => {
     counted = true;
@@ -176,7 +176,7 @@ export function createMcpServer(core: Core, options: { log?: (line: string) => v
   };
   server.onclose = () => {
     core.off('tools-changed', onTools);
-    core.off('frame-updated', onFrameUpdated);
+    core.off('resources-changed', onResources);
     if (counted) core.clientConnected(-1);
     counted = false;
   };

@@ -18,6 +18,6 @@ export function respondWithFrame(res: ToolResponse, outcome: CaptureOutcome, ver
       (outcome.warnings.length ? `\nWarning: ${outcome.warnings.join('\nWarning: ')}` : ''),
   );
   res.image(outcome.image.data, outcome.image.format, ['user', 'assistant'], 1);
-  res.resourceLink(screenshotUri(f.ref), `Screenshot ${f.ref} (full resolution)`, 'image/*', 'Full-resolution image for the human; not sent to the model.');
+  res.resourceLink(screenshotUri(f.ref), `Screenshot ${f.ref} (full resolution)`, 'Full-resolution image for the human; not sent to the model.');
   res.structured({ frame: frameDescriptor(f), estimatedTokens: tokens, ...(outcome.warnings.length ? { warnings: outcome.warnings } : {}) });
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { SAMPLINGS, SOURCE_NAMES } from '../../../../shared/frame.ts';
 import { SightlineError } from '../../../../shared/errors.ts';
 import { estimateVisionTokens } from '../../image/fit.ts';
+import { probe } from '../../image/pipeline.ts';
 import { frameDescriptor } from '../../index.ts';
 import { listScreenshots } from '../../screenshots.ts';
 import { parseTimeInput } from '../../time.ts';
@@ -52,10 +53,14 @@ const getScreenshot = defineTool({
     const frame = ctx.core.getFrame(args.ref);
     // Archive frames show the model ManicTime's own thumbnail; live frames their stored model image.
     const small = await ctx.core.catalog.readImage(frame.ref, frame.external ? 'thumbnail' : 'image');
-    const tokens = estimateVisionTokens(frame.external ? { width: Math.min(frame.image.width, 400), height: Math.min(frame.image.height, 400) } : frame.image);
-    res.text(`Frame ${frame.ref} (${frame.target}, ${frame.capturedAt}): ${frame.image.width}×${frame.image.height}. Crop with crop_screenshot for detail.`);
+    const shown = frame.external ? await probe({ kind: 'encoded', data: small.data }) : frame.image;
+    const tokens = estimateVisionTokens(shown);
+    res.text(
+      `Frame ${frame.ref} (${frame.target}, ${frame.capturedAt}): ${frame.image.width}×${frame.image.height}` +
+        (frame.external ? `, shown as a ${shown.width}×${shown.height} thumbnail; crop_screenshot in percent cuts from the full image.` : '. Crop with crop_screenshot for detail.'),
+    );
     res.image(small.data, small.format, ['user', 'assistant'], 1);
-    res.resourceLink(screenshotUri(frame.ref), `Screenshot ${frame.ref} (full resolution)`, 'image/*', 'Full-resolution image for the human.');
+    res.resourceLink(screenshotUri(frame.ref), `Screenshot ${frame.ref} (full resolution)`, 'Full-resolution image for the human.');
     res.structured({ frame: frameDescriptor(frame), estimatedTokens: tokens });
   },
 });
