@@ -16,8 +16,11 @@ import { SightlineError } from '../../../../shared/errors.ts';
 import type { Point, Rect, SourceHealth, TargetInfo } from '../../../../shared/frame.ts';
 import type { Settings } from '../../settings.ts';
 import type { ActionDetails, CaptureOptions, CapturedImage, FrameCheck, Modifier, Source, SourceAction, StoredFrame } from '../source.ts';
-import { MAC_ACCESSIBILITY, MAC_SCREEN_RECORDING, desktopHealth, displayServer, type DesktopFacts, type PermissionState } from './environment.ts';
+import { MAC_ACCESSIBILITY, MAC_SCREEN_RECORDING, desktopHealth, displayServer, xauthorityFallback, type DesktopFacts, type PermissionState } from './environment.ts';
+import { toDisplayPixels, visiblePart } from './geometry.ts';
 import { keyName, parseCombo } from './keys.ts';
+import { probeMacPermissions } from './macPermissions.ts';
+import { X11Typist, normaliseTypedText } from './x11Keymap.ts';
 
 type Shots = typeof NodeScreenshots;
 type ShotWindow = InstanceType<Shots['Window']>;
@@ -78,6 +81,15 @@ function inside(b: Rect, p: Point): boolean {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** The seed-004 rule: input lands inside the target, or not at all. */
+function checkPoint(action: SourceAction, bounds: Rect): void {
+  const point = 'point' in action ? action.point : undefined;
+  if (point && !inside(bounds, point)) {
+    throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) is outside ${action.target} (${bounds.x},${bounds.y} ${bounds.width}×${bounds.height}).`, 'Capture again and use a point inside the window.');
+  }
+}
+
+
 export function createDesktopSource(options: DesktopSourceOptions): Source {
   return new DesktopSource(options);
 }
@@ -91,6 +103,7 @@ class DesktopSource implements Source {
   readonly #input = new Mutex();
   #shots: Promise<Shots> | undefined;
   #nut: Promise<Nut> | undefined;
+  #typist: X11Typist | undefined;
 
   constructor(options: DesktopSourceOptions) {
     this.#o = options;
@@ -99,13 +112,14 @@ class DesktopSource implements Source {
   }
 
   #facts(): DesktopFacts {
-    const perms = this.#o.permissions?.() ?? {};
+    const perms = this.#o.permissions?.() ?? (this.#platform === 'darwin' && process.platform === 'darwin' ? probeMacPermissions() : {});
     return {
       platform: this.#platform,
       display: this.#env.DISPLAY || this.#o.settings.display,
       waylandDisplay: this.#env.WAYLAND_DISPLAY,
       sessionType: this.#env.XDG_SESSION_TYPE,
       xdotool: this.#platform === 'linux' ? this.#which('xdotool') : undefined,
+      xmodmap: this.#platform === 'linux' ? this.#which('xmodmap') : undefined,
       screenRecording: perms.screenRecording,
       accessibility: perms.accessibility,
     };
@@ -129,8 +143,13 @@ class DesktopSource implements Source {
 
   /** The native modules read DISPLAY when they open the display: give them the configured one. */
   #prepareDisplay(): void {
+    if (this.#platform !== 'linux') return;
     const d = this.#facts().display;
-    if (this.#platform === 'linux' && d && !process.env.DISPLAY) process.env.DISPLAY = d;
+    // Also when the process has another DISPLAY (a test's own Xvfb under xvfb-run): the natives
+    // read it when they open the display, and nut-js keeps the first one it opened.
+    if (d && process.env.DISPLAY !== d) process.env.DISPLAY = d;
+    const xauth = xauthorityFallback(this.#env, process.getuid?.(), existsSync);
+    if (xauth && !process.env.XAUTHORITY) process.env.XAUTHORITY = xauth;
   }
 
   #loadShots(): Promise<Shots> {
@@ -213,8 +232,20 @@ class DesktopSource implements Source {
     }
     let image: InstanceType<Shots['Image']>;
     let data: Buffer;
+    // The region the image shows: the window, or its on-screen part when it hangs off the desktop.
+    let region = bounds;
+    let regionMonitor: ShotMonitor | undefined;
+    const warnings: string[] = [];
     try {
-      image = await subject.captureImage();
+      try {
+        image = await subject.captureImage();
+      } catch (e) {
+        // X11 cannot read a window that is partly off-screen (xcb protocol error): read its visible part from the display.
+        const visible = t.kind === 'window' ? await this.#visibleWindowImage(bounds) : undefined;
+        if (!visible) throw e;
+        ({ image, region, monitor: regionMonitor } = visible);
+        warnings.push(`${target} is partly off-screen: the frame shows its visible part (${region.width}×${region.height} of ${bounds.width}×${bounds.height}).`);
+      }
       data = await image.toRaw();
     } catch (e) {
       if (facts.platform === 'darwin') {
@@ -223,19 +254,39 @@ class DesktopSource implements Source {
       throw new SightlineError('SCREENSHOT_FAILED', `Capturing ${target} failed: ${(e as Error).message}.`, 'Capture again; if it persists, check sightline://health.');
     }
     if (options.signal.aborted) throw new SightlineError('CANCELLED', 'Capture cancelled.');
-    const monitor = t.kind === 'window' ? get(() => (subject as ShotWindow).currentMonitor()) : (subject as ShotMonitor);
+    const monitor = regionMonitor ?? (t.kind === 'window' ? get(() => (subject as ShotWindow).currentMonitor()) : (subject as ShotMonitor));
     const scaleFactor = (monitor && get(() => monitor.scaleFactor())) || 1;
     const state: WindowState = { kind: t.kind, id: t.id, ...bounds };
     return {
       target,
       pixels: { kind: 'raw', data, width: image.width, height: image.height, channels: 4 },
       // Input coordinates are screen points; on HiDPI the pixels are scaleFactor× larger.
-      sourceSize: { width: bounds.width, height: bounds.height },
-      origin: { x: bounds.x, y: bounds.y },
+      sourceSize: { width: region.width, height: region.height },
+      origin: { x: region.x, y: region.y },
       dpi: Math.round(96 * scaleFactor),
       monitor: monitor ? get(() => monitor.id()) : undefined,
       state: { ...state },
+      ...(warnings.length ? { warnings } : {}),
     };
+  }
+
+  async #onSomeDisplay(p: Point): Promise<boolean> {
+    const { Monitor } = await this.#loadShots();
+    return Monitor.all().some((m) => inside(boundsOf(m), p));
+  }
+
+  /** A window's on-screen part, cut from a capture of the display holding most of it. */
+  async #visibleWindowImage(bounds: Rect): Promise<{ image: InstanceType<Shots['Image']>; region: Rect; monitor: ShotMonitor } | undefined> {
+    const { Monitor } = await this.#loadShots();
+    const monitors = Monitor.all();
+    const visible = visiblePart(bounds, monitors.map(boundsOf));
+    const monitor = visible && monitors[visible.display];
+    if (!visible || !monitor) return undefined;
+    const full = await monitor.captureImage();
+    const mb = boundsOf(monitor);
+    // Pixels per unit from the image itself: on macOS bounds are points and the image is in pixels.
+    const px = toDisplayPixels(visible.rect, mb, full.width / mb.width, full);
+    return { image: await full.crop(px.x, px.y, px.width, px.height), region: visible.rect, monitor };
   }
 
   async checkFrame(frame: StoredFrame): Promise<FrameCheck> {
@@ -263,15 +314,19 @@ class DesktopSource implements Source {
         bounds = boundsOf(w);
         if (!saneBounds(bounds)) throw new SightlineError('FRAME_STALE', `${action.target} has no usable bounds (${bounds.width}×${bounds.height}).`, 'Restore the window and capture again.');
         if (action.kind === 'focus_window') return { note: await this.#focus(t.id, bounds, signal) };
+        checkPoint(action, bounds);
+        const point = 'point' in action ? action.point : undefined;
+        if (point && !(await this.#onSomeDisplay(point))) {
+          // The window moved partly off the desktop since the frame: that part cannot be clicked.
+          throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) of ${action.target} is off-screen now.`, 'Move the window back on screen (or focus_window), capture again and use a visible point.');
+        }
+        // Focusing may click: only once the action is known to be allowed.
         if (!get(() => w.isFocused())) note = await this.#focus(t.id, bounds, signal);
       } else if (action.kind === 'focus_window') {
         throw new SightlineError('INVALID_ARGUMENT', 'focus_window takes a window, not a display.', 'Use a desktop:window:… id.');
       } else {
         bounds = boundsOf(await this.#monitor(t.id));
-      }
-      const point = 'point' in action ? action.point : undefined;
-      if (point && !inside(bounds, point)) {
-        throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) is outside ${action.target} (${bounds.x},${bounds.y} ${bounds.width}×${bounds.height}).`, 'Capture again and use a point inside the window.');
+        checkPoint(action, bounds);
       }
       await this.#do(action, bounds, signal);
       return note ? { note } : {};
@@ -311,8 +366,11 @@ class DesktopSource implements Source {
         return;
       case 'press_key': {
         const keys = parseCombo(action.key, knownKeys(nut), this.#platform).map((k) => nut.Key[k as keyof typeof nut.Key]);
-        await nut.keyboard.pressKey(...keys);
-        await nut.keyboard.releaseKey(...keys.reverse());
+        try {
+          await nut.keyboard.pressKey(...keys);
+        } finally {
+          await nut.keyboard.releaseKey(...keys.reverse());
+        }
         return;
       }
       case 'scroll': {
@@ -334,27 +392,42 @@ class DesktopSource implements Source {
     return modifiers.map((m) => nut.Key[keyName(m, knownKeys(nut), this.#platform) as keyof typeof nut.Key]);
   }
 
-  /** Exact text: xdotool with a UTF-8 locale on X11; nut-js (Unicode input) elsewhere. */
+  /**
+   * Exact text. X11: xdotool with a UTF-8 locale, after binding every character missing
+   * from the keymap to a spare keycode (x11Keymap.ts says why); without xmodmap, xdotool
+   * binds them itself, slowly. Elsewhere nut-js, whose type() sends Unicode input there.
+   */
   async #type(nut: Nut, text: string, signal: AbortSignal): Promise<void> {
     if (this.#platform === 'linux') {
       if (!this.#which('xdotool')) {
         if (/^[a-z0-9 \t\n.,\-=/;'[\]\\`]*$/.test(text)) return void (await nut.keyboard.type(text));
         throw new SightlineError('UNSUPPORTED', 'Typing symbols, capitals or non-ASCII text exactly needs xdotool on X11.', 'Install it (sudo apt install xdotool) or type simpler text.');
       }
-      for (const run of typingRuns(text)) {
+      if (this.#which('xmodmap')) {
+        this.#typist ??= new X11Typist((cmd, args, timeout, sig) => this.#run(cmd, args, sig, timeout));
+        await this.#typist.type(text, signal);
+        return;
+      }
+      for (const run of typingRuns(normaliseTypedText(text))) {
         await this.#xdotool(['type', '--clearmodifiers', '--delay', String(run.delayMs), '--', run.text], signal, 5_000 + run.text.length * (run.delayMs + 20));
       }
       return;
     }
-    await nut.keyboard.type(text);
+    await nut.keyboard.type(normaliseTypedText(text));
   }
 
-  #xdotool(args: string[], signal: AbortSignal, timeout: number): Promise<void> {
-    const env = { ...this.#env, DISPLAY: this.#facts().display ?? '', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
+  async #xdotool(args: string[], signal: AbortSignal, timeout: number): Promise<void> {
+    await this.#run('xdotool', args, signal, timeout);
+  }
+
+  /** An X11 helper (xdotool, xmodmap) on our display, with a UTF-8 locale (xdotool stops at é without one). */
+  #run(cmd: string, args: string[], signal: AbortSignal | undefined, timeout: number): Promise<string> {
+    const xauth = xauthorityFallback(this.#env, process.getuid?.(), existsSync);
+    const env = { ...this.#env, ...(xauth ? { XAUTHORITY: xauth } : {}), DISPLAY: this.#facts().display ?? '', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
     return new Promise((ok, fail) => {
-      execFile('xdotool', args, { env, timeout, signal }, (err, _out, stderr) => {
-        if (err) fail(new SightlineError('INTERNAL', `xdotool ${args[0]} failed: ${stderr.trim() || err.message}`, 'Check the window and try again.'));
-        else ok();
+      execFile(cmd, args, { env, timeout, encoding: 'utf8', ...(signal ? { signal } : {}) }, (err, out, stderr) => {
+        if (err) fail(new SightlineError('INTERNAL', `${cmd} ${args[0]} failed: ${stderr.trim() || err.message}`, 'Check the window and try again.'));
+        else ok(out);
       });
     });
   }
@@ -376,7 +449,13 @@ class DesktopSource implements Source {
       } catch {
         // The window manager refused: fall back below.
       }
-    } else if (this.#platform !== 'linux') {
+    }
+    if (this.#platform === 'linux') {
+      // libnut raises and focuses an X11 client window by the id node-screenshots gives (checked under openbox).
+      const nut = await this.#loadNut();
+      const raised = await nut.providerRegistry.getWindow().focusWindow(id).catch(() => false);
+      if (raised && (await focused())) return 'raised and focused the window (nut-js)';
+    } else {
       const nut = await this.#loadNut();
       for (const w of await nut.getWindows()) {
         const r = await w.getRegion().catch(() => undefined);
@@ -388,14 +467,36 @@ class DesktopSource implements Source {
     }
     // Fallback: a click just inside the top edge, centred: the least likely place for a control.
     const nut = await this.#loadNut();
-    await nut.mouse.setPosition(new nut.Point(Math.round(bounds.x + bounds.width / 2), Math.round(bounds.y + Math.min(4, bounds.height / 2))));
+    const safe = { x: Math.round(bounds.x + bounds.width / 2), y: Math.round(bounds.y + Math.min(4, bounds.height / 2)) };
+    const cover = await this.#coveredBy(id, safe);
+    if (cover) {
+      // Clicking there would land in another app.
+      throw new SightlineError('FOCUS_FAILED', `Window ${id} could not be raised, and ${cover} covers it.`, 'Bring it to the front by hand (or close what covers it), then try again.');
+    }
+    await nut.mouse.setPosition(new nut.Point(safe.x, safe.y));
     await nut.mouse.click(nut.Button.LEFT);
     if (await focused()) return 'the platform would not raise the window: focused it by clicking inside its top edge';
     throw new SightlineError('FOCUS_FAILED', `Window ${id} could not be focused.`, 'Bring it to the front by hand (or close what covers it), then try again.');
   }
 
+  /** The window (as "app “title”") stacked above window `id` at point p, if any. */
+  async #coveredBy(id: number, p: Point): Promise<string | undefined> {
+    const { Window } = await this.#loadShots();
+    const all = Window.all();
+    const self = all.find((w) => get(() => w.id()) === id);
+    const z = self ? (get(() => self.z()) ?? 0) : 0;
+    for (const w of all) {
+      if (w === self || (get(() => w.z()) ?? 0) <= z || get(() => w.isMinimized())) continue;
+      // Only windows a user works in: shell overlays are filtered out as in list_targets.
+      const info = windowInfo(w);
+      if (info?.bounds && inside(info.bounds, p)) return `${info.app ?? 'another window'} “${info.title}”`;
+    }
+    return undefined;
+  }
+
   async dispose(): Promise<void> {
-    // Nothing held open: node-screenshots and nut-js open the display per call.
+    // node-screenshots and nut-js open the display per call; only key bindings made for typing are ours to undo.
+    await this.#typist?.dispose();
   }
 }
 

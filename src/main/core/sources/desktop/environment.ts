@@ -16,6 +16,8 @@ export interface DesktopFacts {
   sessionType?: string;
   /** X11: xdotool present (exact typing of symbols and non-ASCII, focusing windows). */
   xdotool?: boolean;
+  /** X11: xmodmap present (binds non-ASCII characters before xdotool types them; Debian x11-xserver-utils). */
+  xmodmap?: boolean;
   /** macOS: Screen Recording and Accessibility, when known. */
   screenRecording?: PermissionState;
   accessibility?: PermissionState;
@@ -78,6 +80,17 @@ export function desktopHealth(f: DesktopFacts): SourceHealth {
           ? { id: 'xdotool', label: 'xdotool (exact typing, window focus)', status: 'ok' }
           : { id: 'xdotool', label: 'xdotool (exact typing, window focus)', status: 'warning', detail: 'Not found: typing is limited to characters on the keyboard layout, focusing falls back to clicking.', fix: 'Install it: sudo apt install xdotool' },
       );
+      if (f.xdotool && f.xmodmap === false) {
+        checks.push({
+          id: 'xmodmap',
+          label: 'xmodmap (reliable non-ASCII typing)',
+          status: 'warning',
+          detail: 'Not found: xdotool remaps a key per non-ASCII character, which a busy app can miss.',
+          fix: 'Install it: sudo apt install x11-xserver-utils',
+        });
+      } else if (f.xdotool && f.xmodmap) {
+        checks.push({ id: 'xmodmap', label: 'xmodmap (reliable non-ASCII typing)', status: 'ok' });
+      }
       const degraded = server === 'xwayland' || !f.xdotool;
       return {
         ...base,
@@ -98,4 +111,16 @@ function permissionCheck(id: string, label: string, state: PermissionState, pane
   if (state === 'granted') return { id, label, status: 'ok' };
   if (state === 'denied') return { id, label, status: 'error', detail: 'Not granted.', fix: `Allow Sightline in ${pane}.` };
   return { id, label, status: 'unknown', detail: 'Checked by the Sightline app.', fix: `If capture or input fails, allow Sightline in ${pane}.` };
+}
+
+/**
+ * The X authority file a bare environment misses. Xlib falls back to ~/.Xauthority, but
+ * GDM keeps the cookie in /run/user/<uid>/gdm/Xauthority and names it only in the session's
+ * environment, which MCP clients do not pass on.
+ */
+export function xauthorityFallback(env: NodeJS.ProcessEnv, uid: number | undefined, exists: (path: string) => boolean): string | undefined {
+  if (env.XAUTHORITY || uid === undefined) return undefined;
+  if (env.HOME && exists(`${env.HOME}/.Xauthority`)) return undefined;
+  const gdm = `/run/user/${uid}/gdm/Xauthority`;
+  return exists(gdm) ? gdm : undefined;
 }
