@@ -12,9 +12,9 @@ import { ActionGate, type ActionRequest, type ActionResult } from './actions/gat
 import { UiTreeCache } from './actions/uiTreeCache.ts';
 import { Catalog } from './catalog/catalog.ts';
 import type { FrameRecord } from './catalog/types.ts';
-import { DEFAULT_MAX_DIMENSION, MODEL_PROFILES } from './image/fit.ts';
+import { DEFAULT_MAX_DIMENSION, MODEL_PROFILES, estimateVisionTokens } from './image/fit.ts';
 import { cropMapping, fitMapping, planCrop, rectImageToSource, rectSourceToImage, resolveCropRect, type CropUnits } from './image/mapping.ts';
-import { crop as cropImage, fitAndEncode, probe } from './image/pipeline.ts';
+import { crop as cropImage, fitAndEncode, probe, sniffFormat } from './image/pipeline.ts';
 import {
   SETTINGS_FILE,
   envOverrides,
@@ -160,11 +160,12 @@ export class Core extends EventEmitter<CoreEvents> {
     } else if (captured.pixels) {
       image = await fitAndEncode(captured.pixels, { ...fit, raw }, { format, quality });
       // An encoded original (e.g. Android's PNG) is kept as is for native-resolution crops.
-      if (captured.pixels.kind === 'encoded' && !raw) full = { data: captured.pixels.data, format: 'png' };
+      const originalFormat = captured.pixels.kind === 'encoded' ? sniffFormat(captured.pixels.data) : undefined;
+      if (originalFormat && !raw) full = { data: (captured.pixels as { data: Buffer }).data, format: originalFormat };
     } else {
       throw new SightlineError('SCREENSHOT_FAILED', `The ${source.name} source returned no image.`, 'Capture again.');
     }
-    if (raw) warnings.push(`raw: this image is at native resolution (${image.width}×${image.height}, ~${Math.ceil((image.width * image.height) / 750)} vision tokens); prefer the default scaled capture and crop_screenshot for detail.`);
+    if (raw) warnings.push(`raw: this image is at native resolution (${image.width}×${image.height}, ~${estimateVisionTokens(image)} vision tokens); prefer the default scaled capture and crop_screenshot for detail.`);
     const previous = this.catalog.latestFrame(source.name, captured.target);
     const frame = await this.catalog.insertFrame({
       source: source.name,

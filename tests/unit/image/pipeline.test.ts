@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { crop, fitAndEncode, probe, thumbnail } from '../../../src/main/core/image/pipeline.ts';
+import { crop, fitAndEncode, probe, sniffFormat, thumbnail } from '../../../src/main/core/image/pipeline.ts';
 import { isSightlineError } from '../../../src/shared/errors.ts';
 import type { ImageInput } from '../../../src/main/core/sources/source.ts';
 
@@ -161,5 +161,16 @@ describe('thumbnail', () => {
     expect((await sharp(t.data).metadata()).format).toBe('jpeg');
     const t2 = await thumbnail({ kind: 'encoded', data: big }, 100);
     expect([t2.width, t2.height]).toEqual([100, 56]);
+  });
+});
+
+describe('sniffFormat', () => {
+  it('tells PNG, JPEG and WebP bytes apart without decoding, and nothing else', async () => {
+    const base = sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } });
+    expect(sniffFormat(await base.clone().png().toBuffer())).toBe('png');
+    expect(sniffFormat(await base.clone().jpeg().toBuffer())).toBe('jpeg');
+    expect(sniffFormat(await base.clone().webp().toBuffer())).toBe('webp');
+    expect(sniffFormat(Buffer.from('GIF89a'))).toBeUndefined();
+    expect(sniffFormat(Buffer.alloc(0))).toBeUndefined();
   });
 });

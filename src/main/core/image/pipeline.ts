@@ -187,3 +187,11 @@ function invalid(e: unknown): SightlineError {
   const detail = e instanceof Error ? e.message.split('\n')[0] : String(e);
   return new SightlineError('IMAGE_INVALID', `The image could not be decoded: ${detail}.`, 'capture again; the image data is empty, truncated or not an image', undefined, { cause: e });
 }
+
+/** The format of encoded image bytes, from their magic numbers (no decode). */
+export function sniffFormat(data: Buffer): ImageFormat | undefined {
+  if (data.length >= 8 && data.readUInt32BE(0) === 0x89504e47) return 'png';
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
+  if (data.length >= 12 && data.toString('latin1', 0, 4) === 'RIFF' && data.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  return undefined;
+}
