@@ -56,7 +56,7 @@ export interface ManicTimeSourceOptions {
   retry?: RetryPolicy;
   /** Replace the ManicTimeReports.db reader (tests, or no database at all). */
   activities?: ActivityProvider;
-  /** Where day records live; default a table in the catalog's database. */
+  /** Where day records live; default `manictime-index.sqlite` beside the catalog. */
   store?: IndexStore;
 }
 
