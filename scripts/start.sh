@@ -12,7 +12,8 @@ if [ ! -f out/main/cli.js ] || [ -n "$(find src -newer out/main/cli.js -print -q
   echo "sightline: building" >&2
   npx --no-install electron-vite build >&2
 fi
-electron_bin="$(node -e "try{process.stdout.write(require('electron'))}catch{}" 2>/dev/null || true)"
+# electron downloads its runtime on first use (node22.sh turns that off for installs and CI).
+electron_bin="$(env -u ELECTRON_SKIP_BINARY_DOWNLOAD node -e "try{process.stdout.write(require('electron'))}catch{}" 2>/dev/null || true)"
 if [ -n "$electron_bin" ] && [ -x "$electron_bin" ] && { [ -n "${DISPLAY:-}" ] || [ "$(uname)" != Linux ]; }; then
   exec "$electron_bin" . "$@"
 fi
