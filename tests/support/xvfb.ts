@@ -4,7 +4,6 @@
  * test app that reports what it observes as JSON lines.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 
@@ -26,22 +25,37 @@ function kill(p: ChildProcess): Promise<void> {
 }
 
 export async function startXvfb(size = '1280x800'): Promise<XDisplay> {
-  let n = 90 + Math.floor(Math.random() * 400);
-  while (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) n++;
+  // Xvfb picks a free display itself and tells us which (-displayfd): parallel test files never collide.
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${size}x24`, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const n = await new Promise<number>((ok, fail) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error('Xvfb did not start')), 10_000);
+    xvfb.stdio[3]!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        ok(Number(out.trim()));
+      }
+    });
+    xvfb.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`Xvfb exited (${code})`));
+    });
+  });
   const display = `:${n}`;
-  const xvfb = spawn('Xvfb', [display, '-screen', '0', `${size}x24`, '-nolisten', 'tcp'], { stdio: 'ignore' });
   const env = { ...process.env, DISPLAY: display, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
-  for (let i = 0; i < 100 && !existsSync(`/tmp/.X11-unix/X${n}`); i++) await sleep(50);
-  if (!existsSync(`/tmp/.X11-unix/X${n}`)) {
-    await kill(xvfb);
-    throw new Error(`Xvfb ${display} did not start`);
-  }
   const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
-  // openbox is ready once it owns the WM selection.
-  for (let i = 0; i < 100; i++) {
-    const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], { env, encoding: 'utf8' });
-    if (/window id/.test(r.stdout)) break;
-    await sleep(50);
+  // openbox is ready once it publishes the stacking list node-screenshots reads windows from.
+  let ready = false;
+  for (let i = 0; i < 200 && !ready; i++) {
+    const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK', '_NET_CLIENT_LIST_STACKING'], { env, encoding: 'utf8' });
+    ready = /window id/.test(r.stdout) && !/_NET_CLIENT_LIST_STACKING:\s+not found/.test(r.stdout);
+    if (!ready) await sleep(50);
+  }
+  if (!ready) {
+    await kill(wm);
+    await kill(xvfb);
+    throw new Error(`openbox did not come up on ${display}`);
   }
   return {
     display,

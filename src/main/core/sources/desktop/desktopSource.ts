@@ -67,6 +67,19 @@ function get<T>(f: () => T): T | undefined {
   }
 }
 
+/** X11 lists windows through the window manager's stacking list: without one, say so. */
+function allWindows(Window: Shots['Window']): ShotWindow[] {
+  try {
+    return Window.all();
+  } catch (e) {
+    throw new SightlineError(
+      'SOURCE_UNAVAILABLE',
+      `Windows cannot be listed (${(e as Error).message}).`,
+      'Run a window manager that supports EWMH (any desktop session does); displays can still be captured.',
+    );
+  }
+}
+
 function boundsOf(w: ShotWindow | ShotMonitor): Rect {
   return { x: get(() => w.x()) ?? 0, y: get(() => w.y()) ?? 0, width: get(() => w.width()) ?? 0, height: get(() => w.height()) ?? 0 };
 }
@@ -200,7 +213,7 @@ class DesktopSource implements Source {
         details: { primary: get(() => m.isPrimary()) ?? false, rotation: get(() => m.rotation()) ?? 0 },
       });
     }
-    for (const w of Window.all()) {
+    for (const w of allWindows(Window)) {
       const info = windowInfo(w);
       if (info) out.push(info);
     }
@@ -209,7 +222,7 @@ class DesktopSource implements Source {
 
   async #window(id: number): Promise<ShotWindow> {
     const { Window } = await this.#loadShots();
-    const w = Window.all().find((x) => get(() => x.id()) === id);
+    const w = allWindows(Window).find((x) => get(() => x.id()) === id);
     if (!w) throw new SightlineError('TARGET_NOT_FOUND', `Window ${id} is gone.`, 'Call list_targets; capture the window again if it was reopened.');
     return w;
   }
@@ -482,7 +495,7 @@ class DesktopSource implements Source {
   /** The window (as "app “title”") stacked above window `id` at point p, if any. */
   async #coveredBy(id: number, p: Point): Promise<string | undefined> {
     const { Window } = await this.#loadShots();
-    const all = Window.all();
+    const all = allWindows(Window);
     const self = all.find((w) => get(() => w.id()) === id);
     const z = self ? (get(() => self.z()) ?? 0) : 0;
     for (const w of all) {
