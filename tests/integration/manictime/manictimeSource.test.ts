@@ -176,6 +176,45 @@ describe('indexing', () => {
   });
 });
 
+describe('paging the whole archive, newest first (the dashboard timeline)', () => {
+  it('pages every screenshot before the anchor exactly once, with the right total', async () => {
+    const { source } = open();
+    await source.refresh({ signal });
+    const all = (await source.listScreenshots(q(), signal)).screenshots;
+    const newestFirst = [...all].sort((a, b) => Date.parse(b.capturedAt) - Date.parse(a.capturedAt));
+    const fresh = open();
+    await fresh.source.refresh({ signal });
+    const seen: string[] = [];
+    let total = -1;
+    for (let offset = 0; ; offset += 7) {
+      const p = fresh.source.page!({ offset, limit: 7 });
+      total = p.total;
+      if (p.refs.length === 0) break;
+      seen.push(...p.refs);
+    }
+    expect(total).toBe(all.length);
+    expect(seen).toHaveLength(all.length);
+    expect(new Set(seen)).toEqual(new Set(all.map((e) => e.ref)));
+    // Newest first, and every paged screenshot is now a catalog row (so the dashboard can show it).
+    const times = seen.map((r) => Date.parse(fresh.catalog.getFrame(r)!.capturedAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(Date.parse(fresh.catalog.getFrame(seen[0]!)!.capturedAt)).toBe(Date.parse(newestFirst[0]!.capturedAt));
+  });
+
+  it('cuts at the anchor and filters by monitor', async () => {
+    const { source } = open();
+    await source.refresh({ signal });
+    const before = new Date('2024-03-30T10:00:01+01:00');
+    const expected = (await source.listScreenshots(q({ to: before }), signal)).screenshots;
+    const p = source.page!({ before, offset: 0, limit: 500 });
+    expect(p.total).toBe(expected.length);
+    expect(new Set(p.refs)).toEqual(new Set(expected.map((e) => e.ref)));
+    const m1 = source.page!({ before, target: 'manictime:monitor:1', offset: 0, limit: 500 });
+    expect(m1.total).toBe(expected.filter((e) => e.monitor === 1).length);
+    expect(source.page!({ target: 'manictime:bogus', offset: 0, limit: 5 })).toEqual({ refs: [], total: 0 });
+  });
+});
+
 describe('pins and cancellation', () => {
   it('lists pinned archive frames and marks them in normal listings', async () => {
     const { source, catalog } = open();

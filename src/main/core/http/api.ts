@@ -71,6 +71,14 @@ async function route(core: Core, req: IncomingMessage, res: ServerResponse, url:
       from: query.from ? parseTimeInput(query.from, 'from') : undefined,
       to: query.before ? parseTimeInput(query.before, 'before') : query.to ? parseTimeInput(query.to, 'to') : undefined,
     };
+    // The archive is browsed through its own index (it is in the catalog only as far as it was listed).
+    const archive = query.source ? core.registry.archive(query.source) : undefined;
+    if (archive?.page && query.pinned === undefined && filter.from === undefined) {
+      await core.refreshArchive(archive.name, AbortSignal.timeout(30_000));
+      const { refs, total } = archive.page({ before: filter.to, target: query.target, offset: query.offset ?? 0, limit: query.limit! });
+      const frames = refs.map((r) => core.catalog.getFrame(r)).filter((f): f is FrameRecord => f !== undefined);
+      return sendJson(res, 200, { frames: frames.map(frameSummary), total });
+    }
     const frames = core.catalog.listFrames({ ...filter, limit: query.limit!, offset: query.offset, order: 'desc' });
     return sendJson(res, 200, { frames: frames.map(frameSummary), total: core.catalog.countFrames(filter) });
   }

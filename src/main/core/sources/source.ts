@@ -163,5 +163,17 @@ export interface ArchiveProvider {
   /** Incremental scan into the catalog; reports progress on long scans. */
   refresh(options: { signal: AbortSignal; onProgress?: (p: ProgressReport) => void }): Promise<void>;
   listScreenshots(query: ScreenshotQuery, signal: AbortSignal): Promise<ScreenshotList>;
+  /**
+   * Every screenshot before `before`, newest first, a page at a time (the dashboard's
+   * timeline). The page's screenshots get catalog rows; `total` counts all before `before`.
+   */
+  page?(query: ArchivePageQuery): { refs: string[]; total: number };
   dispose?(): Promise<void>;
+}
+
+export interface ArchivePageQuery {
+  before?: Date;
+  target?: string;
+  offset: number;
+  limit: number;
 }

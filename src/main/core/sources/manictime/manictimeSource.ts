@@ -19,7 +19,7 @@ import type { Catalog } from '../../catalog/catalog.ts';
 import { deterministicRef } from '../../catalog/refs.ts';
 import type { ArchiveFrame, FrameRecord, FrameVariant } from '../../catalog/types.ts';
 import type { Settings } from '../../settings.ts';
-import type { ArchiveProvider, ProgressReport, ScreenshotQuery } from '../source.ts';
+import type { ArchivePageQuery, ArchiveProvider, ProgressReport, ScreenshotQuery } from '../source.ts';
 import { createReportsDbProvider, noActivities, type ActivityProvider } from './activities.ts';
 import { locateManicTime, type ManicTimeLocation } from './dataDir.ts';
 import { decodeColumns, fileNamesOf, shotAt, wallClockOf, type DayColumns, type DaySummary, type IndexedShot } from './dayRecord.ts';
@@ -489,6 +489,52 @@ export function createManicTimeSource(options: ManicTimeSourceOptions): ManicTim
     return out;
   };
 
+  /** Newest first through the packed day records: whole days are skipped by their counts. */
+  const page = (q: ArchivePageQuery): { refs: string[]; total: number } => {
+    const beforeMs = q.before?.getTime() ?? Number.POSITIVE_INFINITY;
+    const monitor = monitorFilter(q.target);
+    if (monitor === null) return { refs: [], total: 0 };
+    const days = [...summaries.values()].filter((d) => d.count > 0 && d.firstMs < beforeMs).sort((a, b) => b.lastMs - a.lastMs);
+    // Indices of a day's screenshots before the anchor (and on the monitor), newest first.
+    const pick = (d: DaySummary): { cols: DayColumns; idx: number[] } | undefined => {
+      const cols = columns(d.day);
+      if (!cols) return undefined;
+      const idx: number[] = [];
+      for (let i = 0; i < cols.n; i++) {
+        if ((cols.utcSec[i] as number) * 1000 >= beforeMs) continue;
+        if (monitor !== undefined && (cols.monitor[i] as number) !== monitor) continue;
+        idx.push(i);
+      }
+      idx.sort((a, b) => (cols.utcSec[b] as number) - (cols.utcSec[a] as number) || (cols.id[b] as number) - (cols.id[a] as number));
+      return { cols, idx };
+    };
+    // Whole days need no decoding to be counted unless a monitor filter or the anchor cuts them.
+    const exact = (d: DaySummary): boolean => monitor !== undefined || d.lastMs >= beforeMs;
+    let total = 0;
+    for (const d of days) total += exact(d) ? (pick(d)?.idx.length ?? 0) : d.count;
+    const rows: ArchiveFrame[] = [];
+    let skip = q.offset;
+    for (const d of days) {
+      if (rows.length >= q.limit) break;
+      if (!exact(d) && skip >= d.count) {
+        skip -= d.count;
+        continue;
+      }
+      const got = pick(d);
+      if (!got) continue;
+      for (const i of got.idx) {
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        if (rows.length >= q.limit) break;
+        rows.push(toCatalogRow(shotAt(got.cols, i), d.day));
+      }
+    }
+    catalog.upsertArchiveFrames(rows);
+    return { refs: rows.map((r) => r.ref), total };
+  };
+
   const listPinned = (q: ScreenshotQuery): ScreenshotList => {
     const max = Math.max(0, Math.floor(q.max));
     const frames = catalog.listFrames({ source: SOURCE, target: q.target, from: q.from, to: q.to, pinned: true, limit: Math.max(1, max), order: 'asc' }).slice(0, max);
@@ -621,6 +667,7 @@ export function createManicTimeSource(options: ManicTimeSourceOptions): ManicTim
     health,
     refresh,
     listScreenshots,
+    page,
     readFrame,
     lastScan: () => lastStats,
     location: locate,
