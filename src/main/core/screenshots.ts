@@ -9,9 +9,6 @@ import type { Core } from './index.ts';
 import type { ScreenshotQuery } from './sources/source.ts';
 import { displayLocalTime } from './time.ts';
 
-/** How many rows a window is sampled from at most (sampling spreads over them). */
-const SCAN_LIMIT = 20_000;
-
 export async function listScreenshots(core: Core, source: SourceName | undefined, q: ScreenshotQuery, signal: AbortSignal): Promise<ScreenshotList> {
   if (source) {
     const archive = core.registry.archive(source);
@@ -24,8 +21,7 @@ export async function listScreenshots(core: Core, source: SourceName | undefined
   const matched = core.catalog.countFrames(filter);
   let rows: FrameRecord[];
   if (q.sampling === 'interval' && matched > q.max) {
-    const all = core.catalog.listFrames({ ...filter, limit: SCAN_LIMIT, order: 'asc' });
-    rows = sampleByInterval(all, q.intervalSeconds, q.max);
+    rows = spreadEvenly(core.catalog.firstPerInterval(filter, Math.max(1, q.intervalSeconds) * 1000), q.max);
   } else {
     // 'all' (and 'activity', which live sources answer like 'all'): the newest `max`, in time order.
     rows = core.catalog.listFrames({ ...filter, limit: q.max, order: 'desc' }).reverse();
@@ -38,21 +34,11 @@ export async function listScreenshots(core: Core, source: SourceName | undefined
   return out;
 }
 
-/** One frame per interval bucket, then evenly thinned to `max`: a strict cap. */
-export function sampleByInterval(rows: FrameRecord[], intervalSeconds: number, max: number): FrameRecord[] {
-  const picked: FrameRecord[] = [];
-  let lastBucket = Number.NEGATIVE_INFINITY;
-  const step = Math.max(1, intervalSeconds) * 1000;
-  for (const r of rows) {
-    const bucket = Math.floor(Date.parse(r.capturedAt) / step);
-    if (bucket !== lastBucket) {
-      picked.push(r);
-      lastBucket = bucket;
-    }
-  }
-  if (picked.length <= max) return picked;
-  const out: FrameRecord[] = [];
-  for (let i = 0; i < max; i++) out.push(picked[Math.floor((i * picked.length) / max)]!);
+/** `max` items spread evenly over `items`, first included: a strict cap. */
+export function spreadEvenly<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  const out: T[] = [];
+  for (let i = 0; i < max; i++) out.push(items[Math.floor((i * items.length) / max)]!);
   return out;
 }
 

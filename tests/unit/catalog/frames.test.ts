@@ -136,6 +136,21 @@ describe('queries', () => {
     return { c, recs };
   }
 
+  it('gives the first frame of each interval over the whole window, filtered', async () => {
+    const c = openCatalog();
+    const t0 = new Date('2025-03-10T12:00:00Z');
+    const at = (sec: number, target = 'desktop:display:0') =>
+      c.insertFrame(frame({ capturedAt: new Date(t0.getTime() + sec * 1000).toISOString(), source: 'desktop', target }));
+    // Buckets of 300 s: [0, 300) holds three, [300, 600) two, [900, 1200) one; another target sits in the first.
+    const firsts = [await at(0), await at(10), await at(20), await at(300), await at(310), await at(900)];
+    await at(5, 'desktop:display:1');
+    const picked = c.firstPerInterval({ target: 'desktop:display:0' }, 300_000);
+    expect(picked.map((r) => r.ref)).toEqual([firsts[0]!.ref, firsts[3]!.ref, firsts[5]!.ref]);
+    const windowed = c.firstPerInterval({ target: 'desktop:display:0', from: new Date(t0.getTime() + 15_000) }, 300_000);
+    expect(windowed.map((r) => r.ref)).toEqual([firsts[2]!.ref, firsts[3]!.ref, firsts[5]!.ref]);
+    expect(() => c.firstPerInterval({}, 0)).toThrow(/bucketMs/);
+  });
+
   it('lists newest first by default, oldest first on request, with limit and offset', async () => {
     const { c, recs } = await seed();
     expect(c.listFrames({ limit: 3 }).map((r) => r.ref)).toEqual([recs[9]!.ref, recs[8]!.ref, recs[7]!.ref]);

@@ -283,6 +283,21 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     return rows.map(toRecord);
   }
 
+  /**
+   * The first frame of each `bucketMs` slice of time that has frames, oldest first, over the
+   * whole window (the database groups them: nothing is read row by row).
+   */
+  firstPerInterval(q: FrameQuery, bucketMs: number): FrameRecord[] {
+    if (!Number.isSafeInteger(bucketMs) || bucketMs < 1) throw bad(`bucketMs must be a positive integer (got ${bucketMs}).`);
+    const { where, params } = whereClause(q);
+    const sql = `SELECT ${FRAME_COLUMNS} FROM frames WHERE rowid IN (
+        SELECT rowid FROM (
+          SELECT rowid, row_number() OVER (PARTITION BY captured_at / CAST(@bucket AS INTEGER) ORDER BY captured_at, rowid) AS n FROM frames ${where}
+        ) WHERE n = 1
+      ) ORDER BY captured_at ASC, rowid ASC`;
+    return (this.query(sql).all({ ...params, bucket: bucketMs }) as FrameRow[]).map(toRecord);
+  }
+
   countFrames(q: FrameQuery = {}): number {
     const { where, params } = whereClause(q);
     return (this.query(`SELECT count(*) AS n FROM frames ${where}`).get(params) as { n: number }).n;
