@@ -7,6 +7,7 @@ import type { EmptyReason, ScreenshotEntry, ScreenshotList, SourceName } from '.
 import type { FrameRecord } from './catalog/types.ts';
 import type { Core } from './index.ts';
 import type { ScreenshotQuery } from './sources/source.ts';
+import { spreadEvenly } from './sampling.ts';
 import { displayLocalTime } from './time.ts';
 
 export async function listScreenshots(core: Core, source: SourceName | undefined, q: ScreenshotQuery, signal: AbortSignal): Promise<ScreenshotList> {
@@ -31,14 +32,6 @@ export async function listScreenshots(core: Core, source: SourceName | undefined
     out.warnings = ['activity sampling applies to the ManicTime archive; live frames are listed newest first.'];
   }
   if (rows.length === 0) Object.assign(out, explainEmpty(core, source, q));
-  return out;
-}
-
-/** `max` items spread evenly over `items`, first included: a strict cap. */
-export function spreadEvenly<T>(items: readonly T[], max: number): T[] {
-  if (items.length <= max) return [...items];
-  const out: T[] = [];
-  for (let i = 0; i < max; i++) out.push(items[Math.floor((i * items.length) / max)]!);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { spreadEvenly } from '../../../src/main/core/sampling.ts';
 import {
   buildSegments,
   capMoments,
@@ -7,7 +8,6 @@ import {
   sampleInterval,
   sampleTransitions,
   segmentAt,
-  spreadEvenly,
   toMoments,
   type ActivitySpan,
 } from '../../../src/main/core/sources/manictime/sampling.ts';

@@ -90,18 +90,17 @@ export class SourceRegistry {
 
   /** Health of every known source (disabled ones included, marked so). Never throws. */
   async health(): Promise<SourceHealth[]> {
-    const names = SOURCE_NAMES.filter((n) => this.#live.has(n) || this.#archives.has(n));
     const out = await Promise.all(
       SOURCE_NAMES.map(async (name): Promise<SourceHealth> => {
-        if (!names.includes(name)) {
+        const provider = this.#live.get(name) ?? this.#archives.get(name);
+        if (!provider) {
           return { source: name, enabled: this.#enabled(name), available: false, degraded: false, reason: 'not built into this Sightline', remediation: 'Update Sightline.' };
         }
         if (!this.#enabled(name)) {
           return { source: name, enabled: false, available: false, degraded: false, reason: 'disabled in settings', remediation: `Enable sources.${name}.enabled.` };
         }
-        const provider = this.#live.get(name) ?? this.#archives.get(name);
         try {
-          const h = await provider!.health();
+          const h = await provider.health();
           return { ...h, enabled: true };
         } catch (e) {
           return { source: name, enabled: true, available: false, degraded: true, reason: `health check failed: ${(e as Error).message}`, remediation: 'See the Sightline log.' };

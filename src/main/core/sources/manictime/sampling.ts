@@ -6,6 +6,8 @@
  * both monitors of an instant come back together, each as its own entry; only a
  * single moment larger than `max` is cut. `max` is strict.
  */
+import { spreadEvenly } from '../../sampling.ts';
+
 
 export interface Timed {
   utcMs: number;
@@ -33,17 +35,6 @@ export function toMoments<T extends Timed>(sorted: readonly T[]): T[][] {
     if (cur && (cur[0] as T).utcMs === item.utcMs) cur.push(item);
     else out.push((cur = [item]));
   }
-  return out;
-}
-
-/** `k` items spread evenly over `items`, first and last included. */
-export function spreadEvenly<T>(items: readonly T[], k: number): T[] {
-  const n = items.length;
-  if (k >= n) return items.slice();
-  if (k <= 0) return [];
-  if (k === 1) return [items[0] as T];
-  const out: T[] = [];
-  for (let i = 0; i < k; i++) out.push(items[Math.round((i * (n - 1)) / (k - 1))] as T);
   return out;
 }
 
