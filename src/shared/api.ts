@@ -1,13 +1,18 @@
 /**
- * The dashboard's local API: the same contract over HTTP (headless `sightline serve`,
- * token-protected) and over Electron IPC (the app window). Pure types.
+ * The dashboard's local API as a typed contract: every route's method, path, input and
+ * response, in one place. The server registers exactly these routes (src/main/core/http/api.ts
+ * must give a handler for each), and the dashboard's client builds its requests from the same
+ * table (src/renderer/lib/api.ts), so a path can never differ between the two. Pure types and
+ * constants; request validation lives in apiSchemas.ts (checked against these types).
  *
- * HTTP: every route is under the server's origin, needs the bearer token (header
- * `Authorization: Bearer …`, or the `sightline_session` cookie set by `GET /auth?token=…`),
- * and refuses a foreign Host or Origin. Errors are `{error: ApiError}` with a 4xx/5xx status.
+ * Every route is under the server's origin at `/api`, needs the bearer token (header
+ * `Authorization: Bearer …`, or the `sightline_session` cookie set by `GET /auth?token=…`), and
+ * refuses a foreign Host or Origin. Errors are `{error: ApiError}` with a 4xx/5xx status.
  */
 import type { ErrorCode } from './errors.ts';
 import type { FrameDescriptor, ImageFormat, Point, SourceHealth, SourceName, TargetInfo } from './frame.ts';
+import type { SettingsPatch, SettingsValues } from './settings.ts';
+import type { SourceInfo } from './sources.ts';
 
 export interface ApiError {
   code: ErrorCode;
@@ -37,19 +42,11 @@ export interface FramesQuery {
   limit?: number;
   offset?: number;
 }
+
 export interface FramesPage {
   frames: FrameSummary[];
   /** Frames matching the filter in all. */
   total: number;
-}
-
-export interface CropRequest {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  coordinateUnits?: 'percent' | 'normalized' | 'pixels';
-  maxDimension?: number;
 }
 
 export interface ActivityEntry {
@@ -72,12 +69,23 @@ export interface ActivityEntry {
   /** Who asked: an MCP client name, or "dashboard". */
   client?: string;
 }
+
 export interface ActivityQuery {
   tool?: string;
   target?: string;
   result?: 'ok' | 'error';
+  /** An entry id: entries older than it (paging). */
   before?: number;
   limit?: number;
+}
+
+export interface CropRequest {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  coordinateUnits?: 'percent' | 'normalized' | 'pixels';
+  maxDimension?: number;
 }
 
 export interface StatusInfo {
@@ -105,6 +113,13 @@ export interface ProgressInfo {
   finished: boolean;
 }
 
+export interface SettingsView {
+  /** The effective settings (file < environment < flags). */
+  settings: SettingsValues;
+  /** What settings.json alone holds (what the dashboard edits). */
+  file: SettingsPatch;
+}
+
 /** Server-sent events on `GET /api/events`. */
 export type ServerEvent =
   | { type: 'frame'; frame: FrameSummary }
@@ -113,23 +128,72 @@ export type ServerEvent =
   | { type: 'status'; status: StatusInfo }
   | { type: 'progress'; progress: ProgressInfo };
 
-/**
- * Routes (method path → body → response):
- *   GET  /api/status                     → StatusInfo
- *   GET  /api/frames?FramesQuery         → FramesPage
- *   GET  /api/frames/:ref                → FrameSummary
- *   GET  /api/frames/:ref/image          → the model image bytes
- *   GET  /api/frames/:ref/full           → the native-resolution image (falls back to image)
- *   GET  /api/frames/:ref/thumbnail      → a small thumbnail (≤ 320 px)
- *   POST /api/frames/:ref/crop           CropRequest → { frame: FrameSummary }
- *   POST /api/frames/:ref/pin            { pinned: boolean } → { frame: FrameSummary }
- *   GET  /api/targets?source=            → TargetsResult
- *   POST /api/capture                    { target: string } → { frame: FrameSummary }
- *   GET  /api/activity?ActivityQuery     → { entries: ActivityEntry[] }
- *   GET  /api/settings                   → { settings: object; file: object }
- *   PUT  /api/settings                   partial settings → { settings } | 400 ApiError with key
- *   POST /api/input/pause                { paused: boolean } → StatusInfo
- *   POST /api/browser/launch             {} → { target?: string }
- *   GET  /api/events                     → text/event-stream of ServerEvent
- */
+type Method = 'GET' | 'POST' | 'PUT';
+
+/** A JSON route: what it takes (path params, query, body) and what it answers. */
+interface Route<M extends Method, P extends string, Params, Query, Body, Response> {
+  method: M;
+  path: P;
+  params: Params;
+  query: Query;
+  body: Body;
+  response: Response;
+}
+type NoInput = Record<string, never>;
+type FrameParams = { ref: string };
+
+/** The JSON routes. */
+export interface ApiContract {
+  status: Route<'GET', '/status', NoInput, NoInput, undefined, StatusInfo>;
+  sources: Route<'GET', '/sources', NoInput, NoInput, undefined, { sources: SourceInfo[] }>;
+  frames: Route<'GET', '/frames', NoInput, FramesQuery, undefined, FramesPage>;
+  frame: Route<'GET', '/frames/:ref', FrameParams, NoInput, undefined, FrameSummary>;
+  crop: Route<'POST', '/frames/:ref/crop', FrameParams, NoInput, CropRequest, { frame: FrameSummary }>;
+  pin: Route<'POST', '/frames/:ref/pin', FrameParams, NoInput, { pinned: boolean; annotation?: string | null }, { frame: FrameSummary }>;
+  targets: Route<'GET', '/targets', NoInput, { source?: SourceName }, undefined, TargetsResult>;
+  capture: Route<'POST', '/capture', NoInput, NoInput, { target: string }, { frame: FrameSummary }>;
+  activity: Route<'GET', '/activity', NoInput, ActivityQuery, undefined, { entries: ActivityEntry[] }>;
+  settings: Route<'GET', '/settings', NoInput, NoInput, undefined, SettingsView>;
+  saveSettings: Route<'PUT', '/settings', NoInput, NoInput, SettingsPatch, { settings: SettingsValues }>;
+  pause: Route<'POST', '/input/pause', NoInput, NoInput, { paused: boolean }, StatusInfo>;
+  sourceAction: Route<'POST', '/sources/:name/actions/:action', { name: SourceName; action: string }, NoInput, Record<string, never>, { target?: string; message?: string }>;
+}
+export type ApiRouteName = keyof ApiContract;
+
+/** The method and path of every JSON route: the one place a path is written. */
+export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method']; path: ApiContract[K]['path'] } } = {
+  status: { method: 'GET', path: '/status' },
+  sources: { method: 'GET', path: '/sources' },
+  frames: { method: 'GET', path: '/frames' },
+  frame: { method: 'GET', path: '/frames/:ref' },
+  crop: { method: 'POST', path: '/frames/:ref/crop' },
+  pin: { method: 'POST', path: '/frames/:ref/pin' },
+  targets: { method: 'GET', path: '/targets' },
+  capture: { method: 'POST', path: '/capture' },
+  activity: { method: 'GET', path: '/activity' },
+  settings: { method: 'GET', path: '/settings' },
+  saveSettings: { method: 'PUT', path: '/settings' },
+  pause: { method: 'POST', path: '/input/pause' },
+  sourceAction: { method: 'POST', path: '/sources/:name/actions/:action' },
+};
+
+/** Routes that answer with something other than JSON. */
+export const API_STREAMS = {
+  /** The image bytes of a frame: the model image, the native-resolution one, or a ≤ 320 px thumbnail. */
+  frameImage: { method: 'GET', path: '/frames/:ref/:variant' },
+  /** text/event-stream of ServerEvent. */
+  events: { method: 'GET', path: '/events' },
+} as const;
+
+export type ImageVariant = 'image' | 'full' | 'thumbnail';
+
 export const API_PREFIX = '/api';
+
+/** `/frames/:ref/crop` with `{ref: 'f_1'}` → `/frames/f_1/crop` (each value URL-encoded). */
+export function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/:([a-zA-Z]+)/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined) throw new Error(`missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(v);
+  });
+}

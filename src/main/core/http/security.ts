@@ -49,11 +49,17 @@ export function isAllowedOrigin(origin: string | undefined, port: number): boole
   return allowedHosts(port).some((h) => origin.toLowerCase() === `http://${h}`);
 }
 
+/** Cookies by name; one that does not decode (`progress=50%`, set by another app on localhost) is skipped. */
 export function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of (header ?? '').split(';')) {
     const i = part.indexOf('=');
-    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+    if (i <= 0) continue;
+    try {
+      out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+    } catch {
+      // Not ours, and not readable: ignore it.
+    }
   }
   return out;
 }

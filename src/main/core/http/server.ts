@@ -9,11 +9,11 @@ import { pipeline } from 'node:stream';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
+import { getRequestListener } from '@hono/node-server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Core } from '../index.ts';
-import { createMcpServer } from '../mcp/server.ts';
-import { handleApi } from './api.ts';
-import { sendJson } from './respond.ts';
+import { API_PREFIX } from '../../../shared/api.ts';
+import { createMcpServer, type McpServices } from '../mcp/server.ts';
+import { createApi, type ApiServices } from './api.ts';
 import { BrowserSessions, SESSION_COOKIE, ensureToken, isAllowedHost, isAllowedOrigin, isAuthorised, tokensEqual } from './security.ts';
 
 export interface ServerOptions {
@@ -70,12 +70,21 @@ function isInitialize(body: unknown): boolean {
 
 const CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-export async function startServer(core: Core, options: ServerOptions = {}): Promise<RunningServer> {
+/** What the server needs: the ports of MCP sessions and of the dashboard API, and where the token lives. */
+export type ServerServices = McpServices & ApiServices & { dataDir: string };
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  res.end(JSON.stringify(body));
+}
+
+export async function startServer(core: ServerServices, options: ServerOptions = {}): Promise<RunningServer> {
   const token = ensureToken(core.dataDir);
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; seen: number }>();
   const browsers = new BrowserSessions();
   let port = 0;
+  const apiListener = getRequestListener(createApi(core).fetch);
 
   const http = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
@@ -111,7 +120,7 @@ export async function startServer(core: Core, options: ServerOptions = {}): Prom
     }
 
     if (url.pathname === '/mcp') return handleMcp(req, res);
-    if (url.pathname.startsWith('/api/')) return handleApi(core, req, res, url);
+    if (url.pathname.startsWith(`${API_PREFIX}/`)) return void apiListener(req, res);
     return serveStatic(req, res, url.pathname);
   }
 

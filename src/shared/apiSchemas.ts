@@ -1,0 +1,64 @@
+/**
+ * Validation of what the dashboard sends the local API (queries and bodies). The server parses
+ * every request with these; their output types are checked against the contract in api.ts,
+ * which is all the dashboard imports (so zod stays out of its bundle).
+ */
+import { z } from 'zod';
+import type { ActivityQuery, CropRequest, FramesQuery } from './api.ts';
+
+const sourceName = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a source name such as "browser"');
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const isoTime = z.string().min(1).max(40);
+
+export const framesQuery = z.strictObject({
+  source: sourceName.optional(),
+  target: z.string().min(1).max(512).optional(),
+  pinned: bool.optional(),
+  /** ISO-8601; frames captured strictly before this (paging newest-first). */
+  before: isoTime.optional(),
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+  limit: int(1, 500).default(100),
+  offset: int(0, 10_000_000).default(0),
+});
+
+export const activityQuery = z.strictObject({
+  tool: z.string().min(1).max(64).optional(),
+  target: z.string().min(1).max(512).optional(),
+  result: z.enum(['ok', 'error']).optional(),
+  /** An entry id: entries older than it (paging). */
+  before: int(0, Number.MAX_SAFE_INTEGER).optional(),
+  limit: int(1, 500).default(100),
+});
+
+export const targetsQuery = z.strictObject({ source: sourceName.optional() });
+
+export const cropBody = z.strictObject({
+  x: z.number().finite(),
+  y: z.number().finite(),
+  width: z.number().finite(),
+  height: z.number().finite(),
+  coordinateUnits: z.enum(['percent', 'normalized', 'pixels']).optional(),
+  maxDimension: z.int().min(64).max(8192).optional(),
+});
+
+export const pinBody = z.strictObject({
+  pinned: z.boolean(),
+  /** A note for the agent; null clears it. */
+  annotation: z.string().max(500).nullable().optional(),
+});
+
+export const captureBody = z.strictObject({ target: z.string().min(1).max(512) });
+export const pauseBody = z.strictObject({ paused: z.boolean() });
+/** A partial settings object; the settings schema itself validates it (errors name the key). */
+export const settingsBody = z.record(z.string(), z.unknown());
+export const emptyBody = z.strictObject({});
+
+export const frameParams = z.strictObject({ ref: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a frame ref') });
+export const imageParams = frameParams.extend({ variant: z.enum(['image', 'full', 'thumbnail']) });
+export const sourceActionParams = z.strictObject({ name: sourceName, action: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/) });
+
+// What the schemas produce is what the contract's types promise (a compile-time check).
+type Parses<S extends z.ZodType, T> = z.output<S> extends T ? true : never;
+export const schemasMatchContract: [Parses<typeof framesQuery, FramesQuery>, Parses<typeof activityQuery, ActivityQuery>, Parses<typeof cropBody, CropRequest>] = [true, true, true];
