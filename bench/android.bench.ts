@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { estimateVisionTokens } from '../src/main/core/image/fit.ts';
 import { fitAndEncode } from '../src/main/core/image/pipeline.ts';
-import { createAndroidSource } from '../src/main/core/sources/android/index.ts';
+import { createAndroidSource } from '../src/main/core/sources/android/androidSource.ts';
+import type { AndroidFrameState } from '../src/main/core/sources/android/screen.ts';
 import type { CaptureOptions, StoredFrame } from '../src/main/core/sources/source.ts';
 import { startAdb } from '../tests/integration/android/harness.ts';
 import type { FakeAdbDevice } from '../tests/support/fakeAdbDevice.ts';
@@ -48,7 +49,7 @@ export default async function run(): Promise<BenchSection> {
     const opts: CaptureOptions = { maxDimension: 1000, format: 'jpeg', quality: 70, raw: false, signal };
 
     const sightline = async () => {
-      const cap = await source.capture!(target, opts);
+      const cap = await source.screen.capture(target, opts);
       const img = await fitAndEncode(cap.pixels!, { maxDimension: opts.maxDimension }, { format: 'jpeg', quality: 70 });
       return { png: cap.pixels!.data, img, cap };
     };
@@ -96,12 +97,12 @@ export default async function run(): Promise<BenchSection> {
     );
 
     // What an action costs on top: the staleness check (one shell call) and the tap itself.
-    const frame: StoredFrame = { ref: 'bench', source: 'android', target, capturedAt: new Date().toISOString(), image: { width: img.width, height: img.height }, sourceSize: cap.sourceSize, origin: cap.origin, scale: cap.sourceSize.width / img.width, state: cap.state };
+    const frame: StoredFrame<AndroidFrameState> = { ref: 'bench', source: 'android', target, capturedAt: new Date().toISOString(), image: { width: img.width, height: img.height }, sourceSize: cap.sourceSize, origin: cap.origin, scale: cap.sourceSize.width / img.width, state: cap.state };
     const checks: number[] = [];
     const taps: number[] = [];
     for (let i = 0; i < N; i++) {
-      checks.push((await time(() => source.checkFrame!(frame, signal))).ms);
-      taps.push((await time(() => source.perform!({ kind: 'click', target, frame, point: { x: 480, y: 1200 }, button: 'left', clicks: 1, modifiers: [] }, signal))).ms);
+      checks.push((await time(() => source.screen.checkFrame(frame, signal))).ms);
+      taps.push((await time(() => source.input.perform({ kind: 'click', target, frame, point: { x: 480, y: 1200 }, button: 'left', clicks: 1, modifiers: [] }, signal))).ms);
     }
     rows.push({ metric: 'checkFrame (wm size + rotation), p50', value: round(p50(checks)), unit: 'ms' }, { metric: 'tap (input tap), p50', value: round(p50(taps)), unit: 'ms' });
     notes.push(

@@ -14,10 +14,12 @@ import puppeteer from 'puppeteer-core';
 import sharp from 'sharp';
 import { createCore } from '../src/main/core/index.ts';
 import { estimateVisionTokens } from '../src/main/core/image/fit.ts';
-import { createBrowserSource } from '../src/main/core/sources/browser/index.ts';
+import { createBrowserSource } from '../src/main/core/sources/browser/browserSource.ts';
+import type { BrowserFrameState } from '../src/main/core/sources/browser/frameState.ts';
 import type { CaptureOptions, StoredFrame } from '../src/main/core/sources/source.ts';
 import { CHROMIUM, connectDriver, driverPage, isRoot, resizeViewport, serveFixtures, startChromium } from '../tests/fixtures/browser/harness.ts';
 import type { BenchRow, BenchSection } from './types.ts';
+import { moduleFor } from '../tests/support/modules.ts';
 
 const WARMUP = 5;
 const RUNS = 40;
@@ -97,7 +99,7 @@ export default async function run(): Promise<BenchSection> {
   const peers: Peer[] = [];
   try {
     const signal = new AbortController().signal;
-    const tab = (await source.listTargets(signal)).find((t) => String(t.details?.url).endsWith('bench.html'))!;
+    const tab = (await source.screen.listTargets(signal)).find((t) => String(t.details?.url).endsWith('bench.html'))!;
     const page = await driverPage(driver, tab.id.slice('browser:'.length));
     await resizeViewport(page, 1280, 800);
     const opts: CaptureOptions = { maxDimension: 1000, format: 'jpeg', quality: 70, raw: false, signal };
@@ -108,8 +110,8 @@ export default async function run(): Promise<BenchSection> {
     const floor = (): Promise<unknown> =>
       cdp.send('Page.captureScreenshot', { format: 'jpeg', quality: 70, clip: { x: 0, y: 0, width: 1280, height: 800, scale: 1000 / 1280 } });
 
-    const core = await createCore({ dataDir: join(dataDir, 'core'), sources: [source], settings: { sources: { browser: { enabled: true } } } });
-    const viaCore = (): Promise<unknown> => core.capture({ target: tab.id, signal });
+    const core = await createCore({ dataDir: join(dataDir, 'core'), modules: [moduleFor(source)], settings: { sources: { browser: { enabled: true } } } });
+    const viaCore = (): Promise<unknown> => core.frames.capture({ target: tab.id, signal });
 
     const root = isRoot ? ['--no-sandbox'] : [];
     const pw = await connectPeer(
@@ -143,10 +145,10 @@ export default async function run(): Promise<BenchSection> {
     for (const p of [pw, cdm]) if (p) peers.push(p);
 
     // Every contender once per round, in a random order: drift on a shared machine hits all alike.
-    let last = await source.capture!(tab.id, opts);
+    let last = await source.screen.capture(tab.id, opts);
     const peerImages = new Map<string, Buffer>();
     const contenders: [string, () => Promise<unknown>][] = [
-      ['source', async () => (last = await source.capture!(tab.id, opts))],
+      ['source', async () => (last = await source.screen.capture(tab.id, opts))],
       ['floor', floor],
       ['core', viaCore],
       ...[pw, cdm].filter((p): p is Peer => !!p).map((p): [string, () => Promise<unknown>] => [p.name, async () => peerImages.set(p.name, await p.shoot())]),
@@ -166,7 +168,7 @@ export default async function run(): Promise<BenchSection> {
     const tokens = estimateVisionTokens(img);
 
     // UI tree: the bench page, and a 5,000-row version of it.
-    const frame: StoredFrame = {
+    const frame: StoredFrame<BrowserFrameState> = {
       ref: 'bench',
       source: 'browser',
       target: tab.id,
@@ -183,7 +185,7 @@ export default async function run(): Promise<BenchSection> {
       let bytes = 0;
       for (let i = 0; i < 3 + 15; i++) {
         const s = performance.now();
-        const n = await source.uiTree!(tab.id, frame, { maxNodes: 200, signal });
+        const n = await source.tree.uiTree(tab.id, frame, { maxNodes: 200, signal });
         if (i >= 3) ms.push(performance.now() - s);
         nodes = n.length;
         bytes = JSON.stringify(n).length;

@@ -86,7 +86,7 @@ function timeQuery(f: (from: Date, to: Date) => unknown, seed = 1): number {
 }
 
 function queryRows(c: Catalog, db: Database.Database, label: string): BenchRow[] {
-  const window = (extra: Partial<FrameListQuery>) => (from: Date, to: Date) => c.listFrames({ from, to, limit: 20, ...extra });
+  const window = (extra: Partial<FrameListQuery>) => (from: Date, to: Date) => c.frames.list({ from, to, limit: 20, ...extra });
   const floorStmt = db.prepare('SELECT * FROM frames WHERE captured_at >= ? AND captured_at < ? ORDER BY captured_at DESC, rowid DESC LIMIT 20');
   const floor = timeQuery((from, to) => floorStmt.all(from.getTime(), to.getTime()));
   const all = timeQuery(window({}));
@@ -102,8 +102,8 @@ function queryRows(c: Catalog, db: Database.Database, label: string): BenchRow[]
     },
     { metric: `… by source, oldest first (${label}) p50`, value: round(timeQuery(window({ source: 'browser', order: 'asc' })), 3), unit: 'ms', target: '≤ 10 ms' },
     { metric: `… by target (${label}) p50`, value: round(timeQuery(window({ target: 'android:emulator-5554' })), 3), unit: 'ms', target: '≤ 10 ms' },
-    { metric: `count of one day's frames (${label}) p50`, value: round(timeQuery((from, to) => c.countFrames({ from, to })), 3), unit: 'ms' },
-    { metric: `latest frame of a target (${label}) p50`, value: round(timeQuery(() => c.latestFrame('desktop', 'desktop:display:0')), 3), unit: 'ms' },
+    { metric: `count of one day's frames (${label}) p50`, value: round(timeQuery((from, to) => c.frames.count({ from, to })), 3), unit: 'ms' },
+    { metric: `latest frame of a target (${label}) p50`, value: round(timeQuery(() => c.frames.latest('desktop', 'desktop:display:0')), 3), unit: 'ms' },
   ];
   for (const r of rows) if (r.target && r.pass === undefined) r.pass = r.value <= 10;
   return rows;
@@ -117,12 +117,12 @@ export default async function run(): Promise<BenchSection> {
   try {
     // Insert rate: one frame at a time, as a capture loop does, then the rest CONCURRENCY at a time.
     let t = performance.now();
-    for (let i = 0; i < SEQUENTIAL; i++) await c.insertFrame(newFrame(i));
+    for (let i = 0; i < SEQUENTIAL; i++) await c.frames.insert(newFrame(i));
     const seqRate = SEQUENTIAL / ((performance.now() - t) / 1000);
     t = performance.now();
     for (let i = SEQUENTIAL; i < FRAMES; i += CONCURRENCY) {
       const batch: Promise<unknown>[] = [];
-      for (let j = i; j < Math.min(FRAMES, i + CONCURRENCY); j++) batch.push(c.insertFrame(newFrame(j)));
+      for (let j = i; j < Math.min(FRAMES, i + CONCURRENCY); j++) batch.push(c.frames.insert(newFrame(j)));
       await Promise.all(batch);
     }
     const concRate = (FRAMES - SEQUENTIAL) / ((performance.now() - t) / 1000);
@@ -130,7 +130,7 @@ export default async function run(): Promise<BenchSection> {
       { metric: 'insertFrame, one at a time (temp file + rename + row)', value: Math.round(seqRate), unit: 'frames/s' },
       { metric: `insertFrame, ${CONCURRENCY} in flight`, value: Math.round(concRate), unit: 'frames/s' },
     );
-    if (c.countFrames() !== FRAMES) throw new Error(`expected ${FRAMES} frames, found ${c.countFrames()}`);
+    if (c.frames.count() !== FRAMES) throw new Error(`expected ${FRAMES} frames, found ${c.frames.count()}`);
 
     const db = new Database(join(dir, CATALOG_FILE), { readonly: true });
     try {
@@ -142,13 +142,13 @@ export default async function run(): Promise<BenchSection> {
         for (let i = 0; i < ARCHIVE_ROWS; i += BATCH) {
           const batch: ArchiveFrame[] = [];
           for (let j = i; j < Math.min(ARCHIVE_ROWS, i + BATCH); j++) batch.push(archiveRow(j, ARCHIVE_ROWS));
-          c.upsertArchiveFrames(batch);
+          c.archive.upsertArchiveFrames(batch);
         }
         const upsertRate = ARCHIVE_ROWS / ((performance.now() - t) / 1000);
         const rescan: ArchiveFrame[] = [];
         for (let j = 0; j < 100_000; j++) rescan.push(archiveRow(j, ARCHIVE_ROWS));
         t = performance.now();
-        const changed = c.upsertArchiveFrames(rescan);
+        const changed = c.archive.upsertArchiveFrames(rescan);
         const rescanRate = rescan.length / ((performance.now() - t) / 1000);
         if (changed !== 0) throw new Error(`a rescan changed ${changed} rows`);
         rows.push(

@@ -16,7 +16,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Monitor } from 'node-screenshots';
 import sharp from 'sharp';
 import { estimateVisionTokens, fitSize } from '../src/main/core/image/fit.ts';
-import { createDesktopSource } from '../src/main/core/sources/desktop/index.ts';
+import { createDesktopSource } from '../src/main/core/sources/desktop/desktopSource.ts';
 import { startHarness, textOf, type Harness } from '../tests/support/mcpHarness.ts';
 import { startTestApp, startXvfb, type TestApp, type XDisplay } from '../tests/support/xvfb.ts';
 import type { BenchRow, BenchSection } from './types.ts';
@@ -175,9 +175,9 @@ export async function measure(): Promise<BenchSection> {
         .jpeg({ quality: 70 })
         .toBuffer();
     };
-    let last = await h.core.capture({ target: display.id });
+    let last = await h.core.frames.capture({ target: display.id });
     const viaCore = async (): Promise<void> => {
-      last = await harness.core.capture({ target: display.id });
+      last = await harness.core.frames.capture({ target: display.id });
     };
     const viaTool = async (): Promise<void> => {
       ok(await harness.call('capture', { target: display.id }), 'capture');

@@ -97,9 +97,9 @@ async function child(): Promise<ChildResult> {
 
     const dir = mkdtempSync(join(tmpdir(), 'sightline-mt-bench-catalog-'));
     const catalog = Catalog.open(dir);
-    const source = createManicTimeSource({ settings: { dataDir: ROOT }, catalog, env: {}, now: () => now });
+    const source = createManicTimeSource({ settings: { dataDir: ROOT }, archive: catalog.archive, indexDir: catalog.dataDir, env: {}, now: () => now });
     t = performance.now();
-    await source.refresh({ signal });
+    await source.history.refresh({ signal });
     indexMs.push(performance.now() - t);
     const scan = source.lastScan();
     if (scan?.files !== archive.files) throw new Error(`index saw ${scan?.files} files, expected ${archive.files}`);
@@ -116,12 +116,12 @@ async function child(): Promise<ChildResult> {
   const { source } = kept!;
   const dayStart = new Date(utcOf(measuredDay, '00:00:00', berlinOffset(utcOf(measuredDay, '12:00:00', 60))));
   const oneDay = { from: dayStart, to: new Date(dayStart.getTime() + 86_400_000), sampling: 'activity' as const, intervalSeconds: 300, max: 20 };
-  let listed = await source.listScreenshots(oneDay, signal);
-  for (let i = 0; i < 10; i++) listed = await source.listScreenshots(oneDay, signal);
+  let listed = await source.history.listScreenshots(oneDay, signal);
+  for (let i = 0; i < 10; i++) listed = await source.history.listScreenshots(oneDay, signal);
   const times: number[] = [];
   for (let i = 0; i < LIST_RUNS; i++) {
     const t = performance.now();
-    listed = await source.listScreenshots(oneDay, signal);
+    listed = await source.history.listScreenshots(oneDay, signal);
     times.push(performance.now() - t);
   }
   if (listed.warnings?.length) throw new Error(`activity sampling degraded: ${listed.warnings.join('; ')}`);
@@ -133,15 +133,15 @@ async function child(): Promise<ChildResult> {
     const d = archive.dayNames[seed % DAYS]!;
     const from = new Date(utcOf(d, '00:00:00', 60));
     const t = performance.now();
-    await source.listScreenshots({ ...oneDay, from, to: new Date(from.getTime() + 86_400_000), sampling: 'interval' }, signal);
+    await source.history.listScreenshots({ ...oneDay, from, to: new Date(from.getTime() + 86_400_000), sampling: 'interval' }, signal);
     random.push(performance.now() - t);
   }
   // What the MCP tool does per call: refresh (light, throttled), then list.
   const both: number[] = [];
   for (let i = 0; i < LIST_RUNS; i++) {
     const t = performance.now();
-    await source.refresh({ signal });
-    await source.listScreenshots(oneDay, signal);
+    await source.history.refresh({ signal });
+    await source.history.listScreenshots(oneDay, signal);
     both.push(performance.now() - t);
   }
   await source.dispose?.();

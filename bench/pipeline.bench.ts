@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { estimateVisionTokens, fitSize } from '../src/main/core/image/fit.ts';
 import { fitAndEncode } from '../src/main/core/image/pipeline.ts';
-import type { ImageInput } from '../src/main/core/sources/source.ts';
+import type { ImageInput } from '../src/main/core/image/pipeline.ts';
 import type { BenchSection } from './types.ts';
 
 const W = 1920;
@@ -16,7 +16,7 @@ const RUNS = 40;
 /** Deterministic "IDE" screen: a sidebar, a tab strip and ~65 lines of mixed-colour code. */
 function uiSvg(): string {
   const words =
-    'const frame = await catalog.insertFrame({ source, target, capturedAt, image }); if (!rec) throw new SightlineError(code, message, hint); return mapping.scale * point.x + origin; // TODO'.split(
+    'const frame = await catalog.frames.insert({ source, target, capturedAt, image }); if (!rec) throw new SightlineError(code, message, hint); return mapping.scale * point.x + origin; // TODO'.split(
       ' ',
     );
   let seed = 7;

@@ -10,10 +10,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { formatError, isSightlineError } from '../shared/errors.ts';
 import { findRunningApp, removeDiscoveryFile, writeDiscoveryFile } from '../main/core/bridge/discovery.ts';
 import { runProxy } from '../main/core/bridge/proxy.ts';
-import { VERSION, createCore } from '../main/core/index.ts';
+import { VERSION, createCore, type Core } from '../main/core/index.ts';
 import { startServer } from '../main/core/http/server.ts';
 import { createMcpServer } from '../main/core/mcp/server.ts';
-import { resolveDataDir } from '../main/core/settings.ts';
+import { resolveDataDir } from '../main/core/settings/dataDir.ts';
 
 const USAGE = `sightline ${VERSION} — eyes and hands for AI agents
 
@@ -43,7 +43,7 @@ async function runMcp(dataDir: string, inProcess: boolean): Promise<void> {
     const app = await findRunningApp(dataDir);
     if (app) return runProxy(app, log);
   }
-  const core = await createCore({ dataDir });
+  const core = await createCore({ dataDir, log });
   const stopMaintenance = core.startMaintenance(log);
   const server = createMcpServer(core, { log });
   const transport = new StdioServerTransport();
@@ -66,10 +66,9 @@ async function runMcp(dataDir: string, inProcess: boolean): Promise<void> {
 }
 
 async function runServe(dataDir: string, port: number): Promise<void> {
-  const core = await createCore({ dataDir });
+  const core = await createCore({ dataDir, log });
   const stopMaintenance = core.startMaintenance(log);
-  // Index the archive now, so the dashboard shows it (and its progress) without waiting for an agent.
-  void core.refreshArchive('manictime', new AbortController().signal).catch((e: unknown) => log(`[sightline] manictime index: ${(e as Error).message}`));
+  indexArchives(core);
   const server = await startServer(core, { port, staticDir: dashboardDir(), log });
   writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
   process.stdout.write(`Sightline ${VERSION} (headless)\nDashboard: ${server.dashboardUrl}\nMCP: ${server.mcpUrl}\nData: ${dataDir}\n`);
@@ -82,6 +81,14 @@ async function runServe(dataDir: string, port: number): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/** Index the archives now, so the dashboard shows them (and their progress) without waiting for an agent. */
+function indexArchives(core: Core): void {
+  for (const name of core.sources.names('archive')) {
+    if (!core.sources.isEnabled(name)) continue;
+    void core.history.refreshArchive(name, new AbortController().signal).catch((e: unknown) => log(`[sightline] ${name} index: ${(e as Error).message}`));
+  }
 }
 
 export async function main(argv: string[]): Promise<void> {

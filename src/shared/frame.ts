@@ -3,11 +3,12 @@
  * Pure types and constants: no node:*, no electron.
  */
 
-export const SOURCE_NAMES = ['desktop', 'browser', 'android', 'manictime'] as const;
-export type SourceName = (typeof SOURCE_NAMES)[number];
-/** Sources that have live targets an agent can capture and act on. */
-export const LIVE_SOURCES = ['desktop', 'browser', 'android'] as const;
-export type LiveSourceName = (typeof LIVE_SOURCES)[number];
+/**
+ * A source's name (`desktop`, `browser`, `android`, `manictime`, …): the prefix of its target
+ * ids. The list is open: sources are modules registered with the core (src/main/core/sources),
+ * and the dashboard learns them from `GET /api/sources`.
+ */
+export type SourceName = string;
 
 export interface Size {
   width: number;

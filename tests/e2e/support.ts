@@ -103,7 +103,7 @@ export async function seedFrames(dataDir: string, frames: readonly SeedFrame[]):
     for (const f of frames) {
       const format = f.format ?? 'jpeg';
       const data = await renderLook(f.look, f.width, f.height, i++, f.title ?? '', format);
-      const rec = await catalog.insertFrame({
+      const rec = await catalog.frames.insert({
         source: f.source,
         target: f.target,
         capturedAt: f.capturedAt,
@@ -115,7 +115,7 @@ export async function seedFrames(dataDir: string, frames: readonly SeedFrame[]):
         data,
         ...(f.ref ? { ref: f.ref } : {}),
       });
-      out.push(f.pinned ? catalog.setPinned(rec.ref, true) : rec);
+      out.push(f.pinned ? catalog.frames.setPinned(rec.ref, true) : rec);
     }
   } finally {
     catalog.close();

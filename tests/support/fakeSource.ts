@@ -4,9 +4,10 @@
  * actions it received (in source space).
  */
 import sharp from 'sharp';
+import { z } from 'zod';
 import { SightlineError } from '../../src/shared/errors.ts';
 import type { SourceHealth, TargetInfo } from '../../src/shared/frame.ts';
-import type { ActionDetails, CaptureOptions, CapturedImage, FrameCheck, Source, SourceAction, SourceUiNode, StoredFrame } from '../../src/main/core/sources/source.ts';
+import type { ActionDetails, CaptureOptions, CapturedImage, FrameCheck, InputPort, ScreenPort, Source, SourceAction, SourceUiNode, StoredFrame, TreePort } from '../../src/main/core/sources/source.ts';
 
 export interface FakeWindow {
   id: string;
@@ -20,27 +21,44 @@ export interface FakeWindow {
   gone?: boolean;
 }
 
+const fakeState = z.object({ width: z.number(), height: z.number(), x: z.number(), y: z.number() });
+type FakeState = z.output<typeof fakeState>;
+
 export class FakeSource implements Source {
-  readonly name = 'desktop' as const;
-  readonly capabilities = { capture: true, actions: ['click', 'type_text', 'press_key', 'scroll', 'focus_window'] as const, uiTree: true };
+  readonly name: string;
   readonly actions: SourceAction[] = [];
   readonly windows = new Map<string, FakeWindow>();
   available = true;
+  readonly screen: ScreenPort<FakeState>;
+  readonly input: InputPort<FakeState>;
+  readonly tree: TreePort<FakeState>;
 
   constructor(...windows: FakeWindow[]) {
+    this.name = windows[0]?.id.slice(0, windows[0].id.indexOf(':')) || 'desktop';
     for (const w of windows) this.windows.set(w.id, w);
+    this.screen = {
+      state: fakeState,
+      listTargets: async () => this.#targets(),
+      capture: (target, options) => this.#capture(target, options),
+      checkFrame: async (frame) => this.#check(frame),
+    };
+    this.input = {
+      actions: ['click', 'type_text', 'press_key', 'scroll', 'focus_window'],
+      perform: async (action) => this.#perform(action),
+    };
+    this.tree = { uiTree: async (target) => this.#tree(target) };
   }
 
   async health(): Promise<SourceHealth> {
     return this.available
-      ? { source: 'desktop', enabled: true, available: true, degraded: false }
-      : { source: 'desktop', enabled: true, available: false, degraded: false, reason: 'fake outage', remediation: 'turn it back on' };
+      ? { source: this.name, enabled: true, available: true, degraded: false }
+      : { source: this.name, enabled: true, available: false, degraded: false, reason: 'fake outage', remediation: 'turn it back on' };
   }
 
-  async listTargets(): Promise<TargetInfo[]> {
+  #targets(): TargetInfo[] {
     return [...this.windows.values()]
       .filter((w) => !w.gone)
-      .map((w) => ({ id: w.id, source: 'desktop', kind: 'window', title: `Fake ${w.id}`, app: w.app, bounds: { x: w.x, y: w.y, width: w.width, height: w.height }, scale: w.pixelRatio }));
+      .map((w) => ({ id: w.id, source: this.name, kind: 'window', title: `Fake ${w.id}`, app: w.app, bounds: { x: w.x, y: w.y, width: w.width, height: w.height }, scale: w.pixelRatio }));
   }
 
   #window(id: string): FakeWindow {
@@ -49,7 +67,7 @@ export class FakeSource implements Source {
     return w;
   }
 
-  async capture(target: string, _options: CaptureOptions): Promise<CapturedImage> {
+  async #capture(target: string, _options: CaptureOptions): Promise<CapturedImage<FakeState>> {
     const w = this.#window(target);
     const width = Math.round(w.width * w.pixelRatio);
     const height = Math.round(w.height * w.pixelRatio);
@@ -67,21 +85,21 @@ export class FakeSource implements Source {
     };
   }
 
-  async checkFrame(frame: StoredFrame): Promise<FrameCheck> {
+  #check(frame: StoredFrame<FakeState>): FrameCheck {
     const w = this.#window(frame.target);
     if (w.width !== frame.state.width || w.height !== frame.state.height) {
       throw new SightlineError('FRAME_STALE', `Window ${w.id} was resized since frame ${frame.ref}.`, 'Capture again.');
     }
-    return { shift: { x: w.x - (frame.state.x as number), y: w.y - (frame.state.y as number) } };
+    return { shift: { x: w.x - frame.state.x, y: w.y - frame.state.y } };
   }
 
-  async perform(action: SourceAction): Promise<ActionDetails> {
+  #perform(action: SourceAction): ActionDetails {
     if ('target' in action) this.#window(action.target);
     this.actions.push(action);
     return { note: 'fake' };
   }
 
-  async uiTree(target: string): Promise<SourceUiNode[]> {
+  #tree(target: string): SourceUiNode[] {
     const w = this.#window(target);
     return [
       { id: 'root', role: 'window', name: `Fake ${w.id}`, bounds: { x: w.x, y: w.y, width: w.width, height: w.height } },

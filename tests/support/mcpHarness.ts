@@ -7,6 +7,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createCore, type Core, type CoreOptions } from '../../src/main/core/index.ts';
 import { createMcpServer } from '../../src/main/core/mcp/server.ts';
+import type { Source } from '../../src/main/core/sources/source.ts';
+import { moduleFor } from './modules.ts';
 
 export interface Harness {
   core: Core;
@@ -20,10 +22,17 @@ export function tempDir(prefix = 'sightline-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startHarness(options: Omit<CoreOptions, 'dataDir'> & { dataDir?: string } = {}): Promise<Harness> {
+export type HarnessOptions = Omit<CoreOptions, 'dataDir'> & {
+  dataDir?: string;
+  /** Ready-made sources, each registered as a module of its own name. */
+  sources?: Source[];
+};
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDir();
-  const core = await createCore({ ...options, dataDir });
-  await core.registry.health();
+  const { sources, ...rest } = options;
+  const core = await createCore({ ...rest, dataDir, ...(sources ? { modules: [...(rest.modules ?? []), ...sources.map((s) => moduleFor(s))] } : {}) });
+  await core.sources.health();
   const server = createMcpServer(core, { log: () => undefined });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

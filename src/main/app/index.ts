@@ -27,7 +27,7 @@ import type { IpcArgs, IpcChannel, IpcResult } from '../../shared/ipc.ts';
 import { removeDiscoveryFile, writeDiscoveryFile } from '../core/bridge/discovery.ts';
 import { startServer, type RunningServer } from '../core/http/server.ts';
 import { createCore, VERSION, type Core } from '../core/index.ts';
-import { resolveDataDir } from '../core/settings.ts';
+import { resolveDataDir } from '../core/settings/dataDir.ts';
 import { withSecurityHeaders } from './csp.ts';
 import { isTrustedSender, validateIpcArgs } from './ipcGuard.ts';
 import { decideNavigation, decideWindowOpen, isAppUrl } from './navigation.ts';
@@ -105,7 +105,7 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   if (process.platform === 'darwin') app.dock?.hide();
   const dataDir = resolveDataDir(flagValue(process.argv, '--data-dir'));
-  const core = await createCore({ dataDir, desktopPermissions: () => desktopPermissionStates(permissionFacts()) });
+  const core = await createCore({ dataDir, log, host: { macPermissions: () => desktopPermissionStates(permissionFacts()) } });
   core.startMaintenance(log);
   const server = await startServer(core, { port: 0, staticDir: join(here, '../renderer'), log });
   writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
@@ -115,8 +115,8 @@ async function start(): Promise<void> {
   hardenSession(server.url);
   registerIpc(server.url);
 
-  applyLoginItem(core.settings.app.startAtLogin);
-  core.on('settings', (s) => applyLoginItem(s.app.startAtLogin));
+  applyLoginItem(core.settings.values().app.startAtLogin);
+  core.events.on('settings', (s) => applyLoginItem(s.app.startAtLogin));
 
   createTray(ctx);
   const hidden = process.argv.includes('--hidden') || app.getLoginItemSettings().wasOpenedAtLogin;
@@ -215,7 +215,8 @@ function createTray(c: AppContext): void {
     }
     return img;
   };
-  const input = (): TrayInput => ({ status: c.status, targets: c.targets, busy: c.busy > 0 });
+  const labels = Object.fromEntries(c.core.sources.info().map((i) => [i.name, i.label]));
+  const input = (): TrayInput => ({ status: c.status, targets: c.targets, busy: c.busy > 0, labels });
   const tray = new Tray(icon(trayIconFile('idle', process.platform)));
   c.tray = tray;
 
@@ -231,8 +232,8 @@ function createTray(c: AppContext): void {
     render();
   };
   const refreshTargets = async (): Promise<void> => {
-    c.targets = await c.core
-      .listTargets()
+    c.targets = await c.core.targets
+      .list()
       .then((r) => r.targets)
       .catch(() => c.targets);
     render();
@@ -248,7 +249,7 @@ function createTray(c: AppContext): void {
         c.busy++;
         render();
         try {
-          await c.core.capture({ target: action.target });
+          await c.core.frames.capture({ target: action.target });
         } catch (e) {
           log(`[sightline] capture ${action.target}: ${(e as Error).message}`);
         } finally {
@@ -265,10 +266,10 @@ function createTray(c: AppContext): void {
     }
   }
 
-  c.core.on('status', () => void refreshStatus());
+  c.core.events.on('status', () => void refreshStatus());
   // Long work (indexing, say) shows the busy icon until it finishes.
   const running = new Set<string>();
-  c.core.on('progress', (p) => {
+  c.core.events.on('progress', (p) => {
     const before = running.size;
     if (p.finished) running.delete(p.id);
     else running.add(p.id);

@@ -28,9 +28,10 @@ export interface TrayInput {
   targets: readonly TargetInfo[];
   /** A capture or other long work is running. */
   busy: boolean;
+  /** Each source's label, from its module (default: the name, capitalised). */
+  labels?: Readonly<Record<SourceName, string>>;
 }
 
-const SOURCE_LABELS: Record<SourceName, string> = { desktop: 'Desktop', browser: 'Browser', android: 'Android', manictime: 'ManicTime' };
 /** Menus longer than this are hard to use; the dashboard lists the rest. */
 const MAX_TARGETS_PER_SOURCE = 12;
 
@@ -78,7 +79,7 @@ export function trayMenu(input: TrayInput): TrayItem[] {
       ? { type: 'action', label: 'Resume agent input', action: { kind: 'resume' }, enabled: true }
       : { type: 'action', label: 'Pause agent input', action: { kind: 'pause' }, enabled: !!s },
   );
-  items.push(captureMenu(input.targets, input.busy));
+  items.push(captureMenu(input.targets, input.busy, input.labels ?? {}));
   items.push({ type: 'separator' });
   items.push({ type: 'action', label: 'Open dashboard', action: { kind: 'open-dashboard' }, enabled: true });
   if (s && available < enabled) items.push({ type: 'action', label: 'Fix setup…', action: { kind: 'open-setup' }, enabled: true });
@@ -87,16 +88,13 @@ export function trayMenu(input: TrayInput): TrayItem[] {
   return items;
 }
 
-function captureMenu(targets: readonly TargetInfo[], busy: boolean): TrayItem {
+function captureMenu(targets: readonly TargetInfo[], busy: boolean, labels: Readonly<Record<SourceName, string>>): TrayItem {
   const bySource = new Map<SourceName, TargetInfo[]>();
-  for (const t of targets) {
-    if (t.source === 'manictime') continue;
-    bySource.set(t.source, [...(bySource.get(t.source) ?? []), t]);
-  }
+  for (const t of targets) bySource.set(t.source, [...(bySource.get(t.source) ?? []), t]);
   const items: TrayItem[] = [];
   for (const [source, list] of bySource) {
     if (items.length > 0) items.push({ type: 'separator' });
-    items.push({ type: 'label', label: SOURCE_LABELS[source] });
+    items.push({ type: 'label', label: labels[source] ?? source.charAt(0).toUpperCase() + source.slice(1) });
     for (const t of list.slice(0, MAX_TARGETS_PER_SOURCE)) {
       items.push({ type: 'action', label: truncate(t.title || t.id), action: { kind: 'capture', target: t.id }, enabled: !busy });
     }

@@ -10,15 +10,19 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSightlineError, type SightlineError } from '../../../src/shared/errors.ts';
 import type { Point } from '../../../src/shared/frame.ts';
-import { UiTreeCache } from '../../../src/main/core/actions/uiTreeCache.ts';
-import { imageToSource, rectSourceToImage } from '../../../src/main/core/image/mapping.ts';
+import { UiTrees } from '../../../src/main/core/frames/uiTrees.ts';
+import { imageToSource } from '../../../src/main/core/image/mapping.ts';
 import { fitAndEncode } from '../../../src/main/core/image/pipeline.ts';
-import { createAndroidSource } from '../../../src/main/core/sources/android/index.ts';
-import type { CaptureOptions, Source, SourceAction, StoredFrame } from '../../../src/main/core/sources/source.ts';
+import { createAndroidSource, type AndroidSource } from '../../../src/main/core/sources/android/androidSource.ts';
+import type { CaptureOptions, SourceAction as AnyAction, StoredFrame as AnyFrame } from '../../../src/main/core/sources/source.ts';
+import type { AndroidFrameState } from '../../../src/main/core/sources/android/screen.ts';
+
+type StoredFrame = AnyFrame<AndroidFrameState>;
+type SourceAction = AnyAction<AndroidFrameState>;
 import { signal, startAdb, type AdbHarness } from './harness.ts';
 
 let h: AdbHarness;
-let source: Source;
+let source: AndroidSource;
 let frames = 0;
 
 beforeEach(async () => {
@@ -34,7 +38,7 @@ const opts = (over: Partial<CaptureOptions> = {}): CaptureOptions => ({ maxDimen
 
 /** What the core does with a capture: fit and encode it, and store the mapping (scale = source width / image width). */
 async function capture(target: string): Promise<{ frame: StoredFrame; jpeg: Buffer }> {
-  const cap = await source.capture!(target, opts());
+  const cap = await source.screen.capture(target, opts());
   const img = await fitAndEncode(cap.pixels!, { maxDimension: 1000 }, { format: 'jpeg', quality: 70 });
   const frame: StoredFrame = {
     ref: `frame-${++frames}`,
@@ -90,7 +94,7 @@ describe('targets and health', () => {
 
   it('lists serial, model, state, screen size, density and rotation', async () => {
     const d = await h.device({ width: 1080, height: 2400, density: 420, rotation: 1, model: 'Pixel Test' });
-    const [t] = await source.listTargets(signal());
+    const [t] = await source.screen.listTargets(signal());
     expect(t).toMatchObject({
       id: `android:${d.serial}`,
       source: 'android',
@@ -107,14 +111,14 @@ describe('targets and health', () => {
     const ok = await h.device();
     const locked = await h.device({ authorized: false }, 'unauthorized');
     const silent = await h.device({ respond: false }, 'offline');
-    const targets = await source.listTargets(signal());
+    const targets = await source.screen.listTargets(signal());
     const by = (serial: string) => targets.find((t) => t.id === `android:${serial}`)!;
     expect(by(ok.serial).state).toBe('device');
     expect(by(locked.serial)).toMatchObject({ state: 'unauthorized', hint: expect.stringMatching(/Allow USB debugging/) });
     expect(by(silent.serial)).toMatchObject({ state: 'offline', hint: expect.stringMatching(/adb reconnect/) });
-    expect((await rejection(source.capture!(`android:${locked.serial}`, opts()))).code).toBe('DEVICE_UNAUTHORIZED');
-    expect((await rejection(source.capture!(`android:${silent.serial}`, opts()))).code).toBe('DEVICE_OFFLINE');
-    expect((await rejection(source.capture!('android:nope:1', opts()))).code).toBe('TARGET_NOT_FOUND');
+    expect((await rejection(source.screen.capture(`android:${locked.serial}`, opts()))).code).toBe('DEVICE_UNAUTHORIZED');
+    expect((await rejection(source.screen.capture(`android:${silent.serial}`, opts()))).code).toBe('DEVICE_OFFLINE');
+    expect((await rejection(source.screen.capture('android:nope:1', opts()))).code).toBe('TARGET_NOT_FOUND');
     const health = await source.health();
     expect(health).toMatchObject({ available: true, degraded: true });
     expect(health.checks?.[2]).toMatchObject({ status: 'warning', detail: `Not authorised: ${locked.serial}` });
@@ -122,23 +126,23 @@ describe('targets and health', () => {
     // Accepting the prompt makes it usable without restarting anything.
     locked.authorize();
     await h.waitForState(locked.serial, 'device');
-    await expect(source.capture!(`android:${locked.serial}`, opts())).resolves.toMatchObject({ sourceSize: { width: 1080, height: 2400 } });
+    await expect(source.screen.capture(`android:${locked.serial}`, opts())).resolves.toMatchObject({ sourceSize: { width: 1080, height: 2400 } });
   });
 
   it('tracks devices as they come and go', async () => {
-    expect(await source.listTargets(signal())).toEqual([]);
+    expect(await source.screen.listTargets(signal())).toEqual([]);
     const d = await h.device();
-    await expect.poll(async () => (await source.listTargets(signal())).map((t) => t.id)).toEqual([`android:${d.serial}`]);
+    await expect.poll(async () => (await source.screen.listTargets(signal())).map((t) => t.id)).toEqual([`android:${d.serial}`]);
     await h.adb('disconnect', d.serial);
-    await expect.poll(async () => (await source.listTargets(signal())).length).toBe(0);
-    expect((await rejection(source.capture!(`android:${d.serial}`, opts()))).code).toBe('TARGET_NOT_FOUND');
+    await expect.poll(async () => (await source.screen.listTargets(signal())).length).toBe(0);
+    expect((await rejection(source.screen.capture(`android:${d.serial}`, opts()))).code).toBe('TARGET_NOT_FOUND');
   });
 });
 
 describe('capture and mapping', () => {
   it('captures 1080×2400 as a 450×1000 frame; a tap at image (200, 500) arrives at device (480, 1200)', async () => {
     const d = await h.device({ width: 1080, height: 2400 });
-    const cap = await source.capture!(`android:${d.serial}`, opts());
+    const cap = await source.screen.capture(`android:${d.serial}`, opts());
     expect(cap).toMatchObject({ target: `android:${d.serial}`, sourceSize: { width: 1080, height: 2400 }, origin: { x: 0, y: 0 }, dpi: 420, state: { width: 1080, height: 2400, rotation: 0 } });
     expect(cap.pixels).toMatchObject({ kind: 'encoded' });
     expect((await sharp(cap.pixels!.data).metadata()).format).toBe('png');
@@ -150,8 +154,8 @@ describe('capture and mapping', () => {
     expect(await pixel(jpeg, 10, 10)).toEqual([expect.closeTo(220, -1.5), expect.closeTo(20, -1.5), expect.closeTo(20, -1.5)]);
     expect(await pixel(jpeg, 440, 990)).toEqual([expect.closeTo(20, -1.5), expect.closeTo(20, -1.5), expect.closeTo(220, -1.5)]);
 
-    await expect(source.checkFrame!(frame, signal())).resolves.toEqual({});
-    const details = await source.perform!(tap(frame, { x: 200, y: 500 }), signal());
+    await expect(source.screen.checkFrame(frame, signal())).resolves.toEqual({});
+    const details = await source.input.perform(tap(frame, { x: 200, y: 500 }), signal());
     expect(d.inputs).toEqual([{ kind: 'tap', x: 480, y: 1200 }]);
     expect(details.command).toBe('input tap 480 1200');
   });
@@ -161,7 +165,7 @@ describe('capture and mapping', () => {
     const target = `android:${d.serial}`;
     const { frame: portrait } = await capture(target);
     d.rotate(1);
-    const stale = await rejection(source.checkFrame!(portrait, signal()));
+    const stale = await rejection(source.screen.checkFrame(portrait, signal()));
     expect(stale.code).toBe('FRAME_STALE');
     expect(stale.message).toMatch(/rotated from 0° to 90°/);
     expect(stale.hint).toMatch(/Capture .* again/);
@@ -171,13 +175,13 @@ describe('capture and mapping', () => {
     expect(landscape.image).toEqual({ width: 1000, height: 450 });
     expect(landscape.state).toMatchObject({ rotation: 1 });
     expect(await pixel(jpeg, 5, 5)).toEqual([expect.closeTo(220, -1.5), expect.closeTo(20, -1.5), expect.closeTo(20, -1.5)]);
-    await expect(source.checkFrame!(landscape, signal())).resolves.toEqual({});
-    await source.perform!(tap(landscape, { x: 500, y: 200 }), signal());
+    await expect(source.screen.checkFrame(landscape, signal())).resolves.toEqual({});
+    await source.input.perform(tap(landscape, { x: 500, y: 200 }), signal());
     expect(d.inputs).toEqual([{ kind: 'tap', x: 1200, y: 480 }]);
 
     // Turning upside-down keeps the size but still makes the frame stale.
     d.rotate(3);
-    expect((await rejection(source.checkFrame!(landscape, signal()))).message).toMatch(/90° to 270°/);
+    expect((await rejection(source.screen.checkFrame(landscape, signal()))).message).toMatch(/90° to 270°/);
   });
 
   it('reads the rotation from dumpsys display when the input dump has none', async () => {
@@ -185,7 +189,7 @@ describe('capture and mapping', () => {
     const { frame } = await capture(`android:${d.serial}`);
     expect(frame.state).toMatchObject({ rotation: 1 });
     d.rotate(3);
-    expect((await rejection(source.checkFrame!(frame, signal()))).code).toBe('FRAME_STALE');
+    expect((await rejection(source.screen.checkFrame(frame, signal()))).code).toBe('FRAME_STALE');
     expect(d.services.filter((s) => s.includes('dumpsys display')).length).toBeGreaterThan(0);
   });
 
@@ -194,7 +198,7 @@ describe('capture and mapping', () => {
     const { frame } = await capture(`android:${d.serial}`);
     d.naturalWidth = 720;
     d.naturalHeight = 1600;
-    expect((await rejection(source.checkFrame!(frame, signal()))).message).toMatch(/1080x2400 to 720x1600/);
+    expect((await rejection(source.screen.checkFrame(frame, signal()))).message).toMatch(/1080x2400 to 720x1600/);
   });
 });
 
@@ -207,7 +211,7 @@ describe('failures leave nothing behind', () => {
     const target = `android:${d.serial}`;
     const before = tmpEntries();
     d.failNext(/screencap/, { disconnectAfter: 200_000, refuse: true });
-    const e = await rejection(source.capture!(target, opts()));
+    const e = await rejection(source.screen.capture(target, opts()));
     expect(e.code).toBe('DEVICE_OFFLINE');
     expect(e.message).toMatch(/disconnected|offline/);
     expect(e.hint).toMatch(/Reconnect/);
@@ -218,7 +222,7 @@ describe('failures leave nothing behind', () => {
     d.reconnectable();
     await h.adb('connect', d.serial);
     await h.waitForState(d.serial, 'device');
-    await expect(source.capture!(target, opts())).resolves.toMatchObject({ sourceSize: { width: 1080, height: 2400 } });
+    await expect(source.screen.capture(target, opts())).resolves.toMatchObject({ sourceSize: { width: 1080, height: 2400 } });
   });
 
   it('an empty or truncated PNG is SCREENSHOT_FAILED, never a partial frame', async () => {
@@ -226,13 +230,13 @@ describe('failures leave nothing behind', () => {
     const target = `android:${d.serial}`;
     const png = await d.screenPng();
     d.failNext(/screencap/, { output: '' });
-    expect((await rejection(source.capture!(target, opts()))).message).toMatch(/0 bytes/);
+    expect((await rejection(source.screen.capture(target, opts()))).message).toMatch(/0 bytes/);
     d.failNext(/screencap/, { output: png.subarray(0, Math.floor(png.length / 2)) });
-    const e = await rejection(source.capture!(target, opts()));
+    const e = await rejection(source.screen.capture(target, opts()));
     expect(e.code).toBe('SCREENSHOT_FAILED');
     expect(e.message).toMatch(/truncated/);
     d.failNext(/screencap/, { output: 'Error: Could not take screenshot (secure window)\n' });
-    expect((await rejection(source.capture!(target, opts()))).message).toMatch(/did not return a PNG: "Error: Could not take screenshot/);
+    expect((await rejection(source.screen.capture(target, opts()))).message).toMatch(/did not return a PNG: "Error: Could not take screenshot/);
   });
 
   it('a cancelled capture stops and frees the device', async () => {
@@ -240,10 +244,10 @@ describe('failures leave nothing behind', () => {
     const target = `android:${d.serial}`;
     d.failNext(/screencap/, { hang: true });
     const ac = new AbortController();
-    const pending = source.capture!(target, opts({ signal: ac.signal }));
+    const pending = source.screen.capture(target, opts({ signal: ac.signal }));
     setTimeout(() => ac.abort(), 200);
     expect((await rejection(pending)).code).toBe('CANCELLED');
-    await expect(source.capture!(target, opts())).resolves.toBeTruthy();
+    await expect(source.screen.capture(target, opts())).resolves.toBeTruthy();
   });
 });
 
@@ -251,7 +255,7 @@ describe('input', () => {
   it('types tricky text exactly: quotes, $, backticks, ;, &, |, %s, backslashes, newlines, tabs', async () => {
     const d = await h.device();
     const text = `it's "q" $HOME \`id\` $(id) a;b&c|d >x <y *? # ! \\ 100%s 50% done %%s\nline 2\tcol`;
-    await source.perform!({ kind: 'type_text', target: `android:${d.serial}`, text }, signal());
+    await source.input.perform({ kind: 'type_text', target: `android:${d.serial}`, text }, signal());
     const typed = d.inputs.map((i) => (i.kind === 'text' ? i.text : i.kind === 'key' ? ({ 66: '\n', 61: '\t' } as Record<number, string>)[i.code] : '?')).join('');
     expect(typed).toBe(text);
     expect(d.inputs.every((i) => i.kind !== 'text' || i.via === 'input')).toBe(true);
@@ -259,36 +263,36 @@ describe('input', () => {
 
   it('refuses non-ASCII text without ADB Keyboard (nothing typed), and types it through ADB Keyboard when selected', async () => {
     const plain = await h.device();
-    const e = await rejection(source.perform!({ kind: 'type_text', target: `android:${plain.serial}`, text: 'Grüße 👋' }, signal()));
+    const e = await rejection(source.input.perform({ kind: 'type_text', target: `android:${plain.serial}`, text: 'Grüße 👋' }, signal()));
     expect(e.code).toBe('UNSUPPORTED');
     expect(e.message).toMatch(/"ü" \(U\+00FC\).*"ß".*"👋"/);
     expect(e.hint).toMatch(/ADB Keyboard/);
     expect(plain.inputs).toEqual([]);
 
     const withIme = await h.device({ adbKeyboard: true });
-    await source.perform!({ kind: 'type_text', target: `android:${withIme.serial}`, text: 'Grüße 👋\nça va' }, signal());
+    await source.input.perform({ kind: 'type_text', target: `android:${withIme.serial}`, text: 'Grüße 👋\nça va' }, signal());
     expect(withIme.inputs).toEqual([{ kind: 'text', text: 'Grüße 👋\nça va', via: 'adbkeyboard' }]);
   });
 
   it('types at a point after tapping it', async () => {
     const d = await h.device();
     const { frame } = await capture(`android:${d.serial}`);
-    await source.perform!({ kind: 'type_text', target: frame.target, frame, point: imageToSource(frame, { x: 100, y: 100 }), text: 'hi there' }, signal());
+    await source.input.perform({ kind: 'type_text', target: frame.target, frame, point: imageToSource(frame, { x: 100, y: 100 }), text: 'hi there' }, signal());
     expect(d.inputs).toEqual([{ kind: 'tap', x: 240, y: 240 }, { kind: 'text', text: 'hi there', via: 'input' }]);
   });
 
   it('long press, swipe and scroll in device pixels', async () => {
     const d = await h.device();
     const { frame } = await capture(`android:${d.serial}`);
-    await source.perform!({ ...tap(frame, { x: 200, y: 500 }), holdMs: 800 } as SourceAction, signal());
-    await source.perform!({ kind: 'swipe', target: frame.target, frame, point: imageToSource(frame, { x: 225, y: 800 }), to: imageToSource(frame, { x: 225, y: 200 }), durationMs: 250 }, signal());
-    await source.perform!({ kind: 'scroll', target: frame.target, frame, deltaX: 0, deltaY: 600 }, signal());
+    await source.input.perform({ ...tap(frame, { x: 200, y: 500 }), holdMs: 800 } as SourceAction, signal());
+    await source.input.perform({ kind: 'swipe', target: frame.target, frame, point: imageToSource(frame, { x: 225, y: 800 }), to: imageToSource(frame, { x: 225, y: 200 }), durationMs: 250 }, signal());
+    await source.input.perform({ kind: 'scroll', target: frame.target, frame, deltaX: 0, deltaY: 600 }, signal());
     expect(d.inputs).toEqual([
       { kind: 'swipe', x1: 480, y1: 1200, x2: 480, y2: 1200, ms: 800 },
       { kind: 'swipe', x1: 540, y1: 1920, x2: 540, y2: 480, ms: 250 },
       { kind: 'swipe', x1: 540, y1: 1200, x2: 540, y2: 600, ms: 300 },
     ]);
-    const right = await rejection(source.perform!({ ...tap(frame, { x: 1, y: 1 }), button: 'right' } as SourceAction, signal()));
+    const right = await rejection(source.input.perform({ ...tap(frame, { x: 1, y: 1 }), button: 'right' } as SourceAction, signal()));
     expect(right.code).toBe('UNSUPPORTED');
   });
 
@@ -296,18 +300,18 @@ describe('input', () => {
     const d = await h.device();
     const target = `android:${d.serial}`;
     for (const key of ['BACK', 'HOME', 'ENTER', 'DEL', 'TAB', 'APP_SWITCH', 'POWER', 'VOLUME_UP', 'KEYCODE_CAMERA', '4', 'Escape', 'ArrowDown']) {
-      await source.perform!({ kind: 'press_key', target, key }, signal());
+      await source.input.perform({ kind: 'press_key', target, key }, signal());
     }
-    await source.perform!({ kind: 'press_key', target, key: 'Control+A' }, signal());
+    await source.input.perform({ kind: 'press_key', target, key: 'Control+A' }, signal());
     expect(d.inputs).toEqual([...[4, 3, 66, 67, 61, 187, 26, 24, 27, 4, 111, 20].map((code) => ({ kind: 'key', code })), { kind: 'combo', codes: [113, 29] }]);
-    const bad = await rejection(source.perform!({ kind: 'press_key', target, key: 'Hyper' }, signal()));
+    const bad = await rejection(source.input.perform({ kind: 'press_key', target, key: 'Hyper' }, signal()));
     expect(bad).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('unknown key "Hyper"') });
   });
 
   it('reports a failing input command instead of pretending', async () => {
     const d = await h.device();
     d.failNext(/input keyevent/, { output: 'Error: Injecting to another application requires INJECT_EVENTS permission\n' });
-    const e = await rejection(source.perform!({ kind: 'press_key', target: `android:${d.serial}`, key: 'BACK' }, signal()));
+    const e = await rejection(source.input.perform({ kind: 'press_key', target: `android:${d.serial}`, key: 'BACK' }, signal()));
     expect(e.message).toMatch(/INJECT_EVENTS/);
   });
 });
@@ -316,7 +320,7 @@ describe('UI tree', () => {
   it('dumps, parses and a tap by node id lands on the node centre; nothing stays on the device', async () => {
     const d = await h.device({ width: 1080, height: 2400 });
     const { frame } = await capture(`android:${d.serial}`);
-    const nodes = await source.uiTree!(frame.target, frame, { maxNodes: 100, signal: signal() });
+    const nodes = await source.tree.uiTree(frame.target, frame, { maxNodes: 100, signal: signal() });
     const ok = nodes.find((n) => n.name === 'OK')!;
     expect(ok).toMatchObject({ role: 'android.widget.Button', clickable: true, enabled: true, bounds: { x: 324, y: 1080, width: 432, height: 240 }, attributes: { 'resource-id': 'com.example.fake:id/ok' } });
     expect(nodes.find((n) => n.name === 'Settings')).toMatchObject({ enabled: false, attributes: { 'content-desc': 'Settings' } });
@@ -324,21 +328,30 @@ describe('UI tree', () => {
     expect(d.services.find((s) => s.includes('uiautomator dump'))).toMatch(/^shell:uiautomator dump \/data\/local\/tmp\/sightline-ui-[0-9a-f]+\.xml && cat .*; rm -f /);
     expect([...d.files.keys()]).toEqual([]);
 
-    // As the core does it: bounds into image space, the cache's centre, back to device space.
-    const cache = new UiTreeCache();
-    cache.set(frame.target, frame.ref, nodes.map((n) => ({ ...n, bounds: rectSourceToImage(frame, n.bounds) })));
-    const hit = cache.nodeCentre(frame.target, ok.id);
-    await source.perform!(tap(frame, hit.point), signal());
-    expect(d.inputs).toEqual([{ kind: 'tap', x: 540, y: 1200 }]);
+    // As the core does it: the node's centre in device pixels, never rounded through the image.
+    // The frame is 450×1000 (2.4 device px per image px): "Settings" [864,2040][1026,2208] is off
+    // that grid, so a centre rounded in image pixels would land 2 px left of 945.
+    expect(frame.scale).toBeCloseTo(2.4, 6);
+    const settings = nodes.find((n) => n.name === 'Settings')!;
+    const trees = new UiTrees();
+    trees.set(frame.target, frame.ref, nodes);
+    for (const n of [ok, settings]) {
+      const hit = trees.nodeCentre(frame.target, n.id);
+      await source.input.perform({ kind: 'click', target: frame.target, frame, point: hit.source, button: 'left', clicks: 1, modifiers: [] }, signal());
+    }
+    expect(d.inputs).toEqual([
+      { kind: 'tap', x: 540, y: 1200 },
+      { kind: 'tap', x: 945, y: 2124 },
+    ]);
   });
 
   it('filters by query, caps the count, and refuses a tree for a frame taken in another rotation', async () => {
     const d = await h.device();
     const { frame } = await capture(`android:${d.serial}`);
-    expect((await source.uiTree!(frame.target, frame, { maxNodes: 100, query: 'fake:id/', signal: signal() })).map((n) => n.name)).toEqual(['', 'OK']);
-    expect(await source.uiTree!(frame.target, frame, { maxNodes: 2, signal: signal() })).toHaveLength(2);
+    expect((await source.tree.uiTree(frame.target, frame, { maxNodes: 100, query: 'fake:id/', signal: signal() })).map((n) => n.name)).toEqual(['', 'OK']);
+    expect(await source.tree.uiTree(frame.target, frame, { maxNodes: 2, signal: signal() })).toHaveLength(2);
     d.rotate(1);
-    expect((await rejection(source.uiTree!(frame.target, frame, { maxNodes: 100, signal: signal() }))).code).toBe('FRAME_STALE');
+    expect((await rejection(source.tree.uiTree(frame.target, frame, { maxNodes: 100, signal: signal() }))).code).toBe('FRAME_STALE');
     expect([...d.files.keys()]).toEqual([]);
   });
 
@@ -346,7 +359,7 @@ describe('UI tree', () => {
     const d = await h.device();
     const { frame } = await capture(`android:${d.serial}`);
     d.failNext(/uiautomator dump/, { output: 'ERROR: could not get idle state.\n' });
-    const e = await rejection(source.uiTree!(frame.target, frame, { maxNodes: 100, signal: signal() }));
+    const e = await rejection(source.tree.uiTree(frame.target, frame, { maxNodes: 100, signal: signal() }));
     expect(e.message).toMatch(/could not get idle state/);
     expect([...d.files.keys()]).toEqual([]);
   });
@@ -356,7 +369,7 @@ describe('several devices and concurrency', () => {
   it('drives two devices at once, each with its own size and input', async () => {
     const a = await h.device({ width: 1080, height: 2400, model: 'Phone A' });
     const b = await h.device({ width: 720, height: 1280, model: 'Phone B' });
-    const targets = await source.listTargets(signal());
+    const targets = await source.screen.listTargets(signal());
     expect(targets.map((t) => [t.details?.model, t.bounds?.width, t.bounds?.height]).sort()).toEqual([
       ['Phone A', 1080, 2400],
       ['Phone B', 720, 1280],
@@ -365,10 +378,10 @@ describe('several devices and concurrency', () => {
     expect(fa.frame.image).toEqual({ width: 450, height: 1000 });
     expect(fb.frame.image).toEqual({ width: 563, height: 1000 });
     await Promise.all([
-      source.perform!(tap(fa.frame, { x: 200, y: 500 }), signal()),
-      source.perform!(tap(fb.frame, { x: 200, y: 500 }), signal()),
-      source.perform!({ kind: 'type_text', target: `android:${a.serial}`, text: 'on A' }, signal()),
-      source.perform!({ kind: 'type_text', target: `android:${b.serial}`, text: 'on B' }, signal()),
+      source.input.perform(tap(fa.frame, { x: 200, y: 500 }), signal()),
+      source.input.perform(tap(fb.frame, { x: 200, y: 500 }), signal()),
+      source.input.perform({ kind: 'type_text', target: `android:${a.serial}`, text: 'on A' }, signal()),
+      source.input.perform({ kind: 'type_text', target: `android:${b.serial}`, text: 'on B' }, signal()),
     ]);
     expect(a.inputs).toEqual([{ kind: 'tap', x: 480, y: 1200 }, { kind: 'text', text: 'on A', via: 'input' }]);
     // 720/563 device px per image px: (200, 500) → (255.8, 639.4).
@@ -382,8 +395,8 @@ describe('several devices and concurrency', () => {
     d.log.length = 0;
     d.failNext(/screencap/, { delayMs: 300 });
     let captured = 0;
-    const cap = source.capture!(target, opts()).then(() => (captured = performance.now()));
-    const act = source.perform!(tap(frame, { x: 10, y: 10 }), signal());
+    const cap = source.screen.capture(target, opts()).then(() => (captured = performance.now()));
+    const act = source.input.perform(tap(frame, { x: 10, y: 10 }), signal());
     await Promise.all([cap, act]);
     const tapOpened = d.log.find((l) => l.service.includes('input tap'))!.opened;
     const screencapAnswered = d.log.find((l) => l.service.includes('screencap'))!.answered!;
@@ -398,13 +411,13 @@ describe('finding adb', () => {
     const health = await missing.health();
     expect(health).toMatchObject({ available: false, reason: expect.stringMatching(/not found/) });
     expect(health.checks?.[0]).toMatchObject({ id: 'adb-found', status: 'error', detail: 'Looked in: /nowhere/adb', fix: expect.stringMatching(/platform-tools/) });
-    const e = await rejection(missing.listTargets(signal()));
+    const e = await rejection(missing.screen.listTargets(signal()));
     expect(e.code).toBe('ADB_NOT_FOUND');
     expect(e.message).toContain('/nowhere/adb');
     expect(e.hint).toMatch(/apt install adb/);
 
     const bare = createAndroidSource({ settings: {}, env: { HOME: h.home, PATH: '/nonexistent' }, exists: () => false });
-    const e2 = await rejection(bare.listTargets(signal()));
+    const e2 = await rejection(bare.screen.listTargets(signal()));
     expect(e2.message).toMatch(/looked in: \/nonexistent\/adb, .*\/usr\/lib\/android-sdk\/platform-tools\/adb/);
   });
 

@@ -10,8 +10,12 @@ import type { Browser, Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cropMapping, imageToSource, rectSourceToImage, sourceToImage, type Mapping } from '../../../src/main/core/image/mapping.ts';
-import { createBrowserSource, type BrowserSource } from '../../../src/main/core/sources/browser/index.ts';
-import type { CaptureOptions, CapturedImage, SourceAction, StoredFrame } from '../../../src/main/core/sources/source.ts';
+import { createBrowserSource, type BrowserSource } from '../../../src/main/core/sources/browser/browserSource.ts';
+import type { BrowserFrameState } from '../../../src/main/core/sources/browser/frameState.ts';
+import type { CaptureOptions, CapturedImage, SourceAction as AnyAction, StoredFrame as AnyFrame } from '../../../src/main/core/sources/source.ts';
+
+type StoredFrame = AnyFrame<BrowserFrameState>;
+type SourceAction = AnyAction<BrowserFrameState>;
 import type { Point, Rect } from '../../../src/shared/frame.ts';
 import { SightlineError } from '../../../src/shared/errors.ts';
 import { connectDriver, driverPage, emulate, resizeViewport, serveFixtures, startChromium, type FixtureServer, type RunningChromium } from '../../fixtures/browser/harness.ts';
@@ -35,7 +39,7 @@ async function open(dpr: number): Promise<Ctx> {
   const chrome = await startChromium({ url: srv.url('page.html'), deviceScaleFactor: dpr });
   const source = createBrowserSource({ settings: { endpoint: chrome.endpoint, headless: true }, dataDir });
   const driver = await connectDriver(chrome.endpoint);
-  const tabs = await source.listTargets(signal);
+  const tabs = await source.screen.listTargets(signal);
   const tab = tabs.find((t) => String(t.details?.url).endsWith('/page.html'));
   expect(tab).toBeDefined();
   const page = await driverPage(driver, tab!.id.slice('browser:'.length));
@@ -73,8 +77,8 @@ beforeEach(async () => {
 
 const defaults: CaptureOptions = { maxDimension: 1000, format: 'jpeg', quality: 70, raw: false, signal };
 
-async function capture(opts: Partial<CaptureOptions> = {}, c: Ctx = main): Promise<{ cap: CapturedImage; frame: StoredFrame }> {
-  const cap = await c.source.capture!(c.target, { ...defaults, ...opts });
+async function capture(opts: Partial<CaptureOptions> = {}, c: Ctx = main): Promise<{ cap: CapturedImage<BrowserFrameState>; frame: StoredFrame }> {
+  const cap = await c.source.screen.capture(c.target, { ...defaults, ...opts });
   const image = { width: cap.encoded!.width, height: cap.encoded!.height };
   // The core's mapping: scale = source units per image pixel, along the width.
   const frame: StoredFrame = {
@@ -116,7 +120,7 @@ async function state<T = Record<string, unknown>>(c: Ctx = main): Promise<T> {
 }
 
 async function act(a: SourceAction, c: Ctx = main): Promise<Record<string, unknown>> {
-  return c.source.perform!(a, signal);
+  return c.source.input.perform(a, signal);
 }
 
 async function click(frame: StoredFrame | undefined, point: Point, extra: Partial<Extract<SourceAction, { kind: 'click' }>> = {}, c: Ctx = main): Promise<Record<string, unknown>> {
@@ -147,7 +151,7 @@ describe('list_targets', () => {
     const ui = await main.driver.newPage();
     await ui.goto('chrome://version').catch(() => undefined);
     try {
-      const tabs = await main.source.listTargets(signal);
+      const tabs = await main.source.screen.listTargets(signal);
       const tab = tabs.find((t) => t.id === main.target);
       expect(tab).toMatchObject({ source: 'browser', kind: 'tab', title: 'Sightline browser test page' });
       expect(tab!.details).toMatchObject({ url: srv.url('page.html'), viewport: { width: 1280, height: 800 }, devicePixelRatio: 1 });
@@ -211,13 +215,13 @@ describe.each([1, 2])('capture and click at devicePixelRatio %i', (dpr) => {
   it('scroll_into_view, then capture: the box in the tree is where the element is drawn', async () => {
     const c = ctx();
     const first = await capture({}, c);
-    const far = (await c.source.uiTree!(c.target, first.frame, { maxNodes: 20, query: 'Far button', signal }))[0]!;
+    const far = (await c.source.tree.uiTree(c.target, first.frame, { maxNodes: 20, query: 'Far button', signal }))[0]!;
     expect(far.inViewport).toBe(false);
     const details = await act({ kind: 'scroll_into_view', target: c.target, node: far.id, block: 'center', inline: 'nearest' }, c);
     expect((details.scroll as Point).y).toBeGreaterThan(0);
 
     const { cap, frame } = await capture({}, c);
-    const after = (await c.source.uiTree!(c.target, frame, { maxNodes: 20, query: 'Far button', signal }))[0]!;
+    const after = (await c.source.tree.uiTree(c.target, frame, { maxNodes: 20, query: 'Far button', signal }))[0]!;
     expect(after.id).toBe(far.id);
     expect(after.inViewport).toBe(true);
     const inImage = rectSourceToImage(frame, after.bounds);
@@ -359,16 +363,16 @@ describe('mouse', () => {
     const details = await act({ kind: 'scroll', target: main.target, frame, point: { x: 600, y: 500 }, deltaX: 0, deltaY: 400 });
     expect(await evalIn<number>(main.page, 'scrollY')).toBe(400);
     expect(details.scroll).toEqual({ x: 0, y: 400 });
-    await expect(main.source.checkFrame!(frame, signal)).resolves.toEqual({});
+    await expect(main.source.screen.checkFrame(frame, signal)).resolves.toEqual({});
 
     await resizeViewport(main.page, 1000, 700);
-    const resized = await failure(main.source.checkFrame!(frame, signal));
+    const resized = await failure(main.source.screen.checkFrame(frame, signal));
     expect(resized.code).toBe('FRAME_STALE');
     expect(resized.message).toMatch(/1280×800 to 1000×700/);
 
     const fresh = await capture();
     await main.page.goto(srv.url('other.html'));
-    const navigated = await failure(main.source.checkFrame!(fresh.frame, signal));
+    const navigated = await failure(main.source.screen.checkFrame(fresh.frame, signal));
     expect(navigated.code).toBe('FRAME_STALE');
     expect(navigated.message).toMatch(/other\.html/);
     expect(navigated.hint).toMatch(/[Cc]apture/);
@@ -378,7 +382,7 @@ describe('mouse', () => {
 describe('get_ui_tree', () => {
   it('returns a bounded, filtered tree of interactive and text nodes with stable ids', async () => {
     const { frame } = await capture();
-    const nodes = await main.source.uiTree!(main.target, frame, { maxNodes: 500, signal });
+    const nodes = await main.source.tree.uiTree(main.target, frame, { maxNodes: 500, signal });
     const byName = (n: string) => nodes.find((x) => x.name === n);
     expect(byName('Clicked 0')).toMatchObject({ role: 'button', clickable: true, enabled: true, inViewport: true });
     expect(byName('Disabled')).toMatchObject({ role: 'button', enabled: false });
@@ -392,12 +396,12 @@ describe('get_ui_tree', () => {
     expect(ids.size).toBe(nodes.length);
     for (const n of nodes) if (n.parentId) expect(ids.has(n.parentId)).toBe(true);
 
-    const again = await main.source.uiTree!(main.target, frame, { maxNodes: 500, signal });
+    const again = await main.source.tree.uiTree(main.target, frame, { maxNodes: 500, signal });
     expect(again.find((x) => x.name === 'Clicked 0')!.id).toBe(byName('Clicked 0')!.id);
 
-    const filtered = await main.source.uiTree!(main.target, frame, { maxNodes: 500, query: 'item 19', signal });
+    const filtered = await main.source.tree.uiTree(main.target, frame, { maxNodes: 500, query: 'item 19', signal });
     expect(filtered.map((n) => n.name).sort()).toEqual(['Item 19', ...Array.from({ length: 10 }, (_, i) => `Item ${190 + i}`)].sort());
-    const few = await main.source.uiTree!(main.target, frame, { maxNodes: 5, signal });
+    const few = await main.source.tree.uiTree(main.target, frame, { maxNodes: 5, signal });
     expect(few).toHaveLength(5);
     expect(few.every((n) => n.inViewport)).toBe(true);
   });
@@ -405,13 +409,13 @@ describe('get_ui_tree', () => {
   it('gives full-page frames document coordinates', async () => {
     await evalIn(main.page, 'scrollTo(0, 300)');
     const { frame } = await capture({ fullPage: true });
-    const node = (await main.source.uiTree!(main.target, frame, { maxNodes: 5, query: 'Clicked 0', signal }))[0]!;
+    const node = (await main.source.tree.uiTree(main.target, frame, { maxNodes: 5, query: 'Clicked 0', signal }))[0]!;
     expect(node.bounds).toEqual(await box('#counter').then((r) => ({ ...r, y: r.y + 300 })));
   });
 
   it('refuses node ids that name nothing', async () => {
     const { frame } = await capture();
-    const node = (await main.source.uiTree!(main.target, frame, { maxNodes: 5, signal }))[0]!;
+    const node = (await main.source.tree.uiTree(main.target, frame, { maxNodes: 5, signal }))[0]!;
     for (const bad of ['zzzzz.1', 'nonsense', `${node.id.split('.')[0]}.999999`]) {
       const e = await failure(act({ kind: 'scroll_into_view', target: main.target, node: bad, block: 'start', inline: 'nearest' }));
       expect(e.code).toBe('NODE_NOT_FOUND');
@@ -426,19 +430,19 @@ describe('get_ui_tree', () => {
 describe('bad input and concurrency', () => {
   it('answers unknown or closed tabs and bad arguments with clear errors, and keeps working', async () => {
     const { source, target, driver } = main;
-    const unknown = await failure(source.capture!('browser:0123456789ABCDEF0123456789ABCDEF', defaults));
+    const unknown = await failure(source.screen.capture('browser:0123456789ABCDEF0123456789ABCDEF', defaults));
     expect(unknown.code).toBe('TAB_NOT_FOUND');
     expect(unknown.hint).toMatch(/list_targets/);
     expect((await failure(act({ kind: 'press_key', target: 'browser:nope', key: 'Enter' }))).code).toBe('TAB_NOT_FOUND');
-    expect((await failure(source.capture!('browser:', defaults))).code).toBe('TAB_NOT_FOUND');
+    expect((await failure(source.screen.capture('browser:', defaults))).code).toBe('TAB_NOT_FOUND');
 
     const extra = await driver.newPage();
     await extra.goto(srv.url('other.html'));
-    const tabs = await source.listTargets(signal);
+    const tabs = await source.screen.listTargets(signal);
     const other = tabs.find((t) => t.id !== target && String(t.details?.url).endsWith('other.html'))!;
-    await source.capture!(other.id, defaults);
+    await source.screen.capture(other.id, defaults);
     await extra.close();
-    const closed = await failure(source.capture!(other.id, defaults));
+    const closed = await failure(source.screen.capture(other.id, defaults));
     expect(closed.code).toBe('TAB_NOT_FOUND');
 
     expect((await failure(click(undefined, { x: 10, y: 10 }, { clicks: 5 }))).code).toBe('INVALID_ARGUMENT');
@@ -458,10 +462,10 @@ describe('bad input and concurrency', () => {
   it('honours an aborted signal and releases the tab', async () => {
     const ac = new AbortController();
     ac.abort();
-    const e = await failure(main.source.capture!(main.target, { ...defaults, signal: ac.signal }));
+    const e = await failure(main.source.screen.capture(main.target, { ...defaults, signal: ac.signal }));
     expect(e.code).toBe('CANCELLED');
     const slow = new AbortController();
-    const pending = main.source.perform!({ kind: 'type_text', target: main.target, text: 'q'.repeat(150) }, slow.signal);
+    const pending = main.source.input.perform({ kind: 'type_text', target: main.target, text: 'q'.repeat(150) }, slow.signal);
     setTimeout(() => slow.abort(), 20);
     expect((await failure(pending)).code).toBe('CANCELLED');
     expect((await capture()).cap.encoded!.width).toBe(1000);

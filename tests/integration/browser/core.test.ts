@@ -9,10 +9,11 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../src/main/core/index.ts';
 import { sourceToImage } from '../../../src/main/core/image/mapping.ts';
-import { createBrowserSource } from '../../../src/main/core/sources/browser/index.ts';
+import { createBrowserSource } from '../../../src/main/core/sources/browser/browserSource.ts';
 import { isSightlineError } from '../../../src/shared/errors.ts';
 import type { Rect } from '../../../src/shared/frame.ts';
 import { connectDriver, driverPage, resizeViewport, serveFixtures, startChromium, type FixtureServer, type RunningChromium } from '../../fixtures/browser/harness.ts';
+import { moduleFor } from '../../support/modules.ts';
 
 let srv: FixtureServer;
 let chrome: RunningChromium;
@@ -28,8 +29,8 @@ beforeAll(async () => {
   chrome = await startChromium({ url: srv.url('page.html'), deviceScaleFactor: 2 });
   dataDir = mkdtempSync(join(tmpdir(), 'sightline-browser-core-'));
   const source = createBrowserSource({ settings: { endpoint: chrome.endpoint, headless: true }, dataDir });
-  core = await createCore({ dataDir, sources: [source], settings: { sources: { browser: { enabled: true } } } });
-  const { targets } = await core.listTargets('browser', signal);
+  core = await createCore({ dataDir, modules: [moduleFor(source)], settings: { sources: { browser: { enabled: true } } } });
+  const { targets } = await core.targets.list('browser', signal);
   target = targets.find((t) => String(t.details?.url).endsWith('page.html'))!.id;
   driver = await connectDriver(chrome.endpoint);
   page = await driverPage(driver, target.slice('browser:'.length));
@@ -60,55 +61,55 @@ const state = async <T>(expr: string): Promise<T> => (await page.evaluate(expr))
 
 describe('through the core (DPR 2)', () => {
   it('captures, then clicks in the image coordinates of the frame and of a crop', async () => {
-    const { frame } = await core.capture({ target, signal });
+    const { frame } = await core.frames.capture({ target, signal });
     expect(frame.image).toEqual({ width: 1000, height: 625 });
     expect(frame.scale).toBeCloseTo(1.28, 10);
 
     const counter = await box('#counter');
     const p = sourceToImage(frame, { x: counter.x + counter.width / 2, y: counter.y + counter.height / 2 });
-    const res = await core.act({ tool: 'click', target, x: Math.round(p.x), y: Math.round(p.y) }, { signal });
+    const res = await core.actions.act({ tool: 'click', target, x: Math.round(p.x), y: Math.round(p.y) }, { signal });
     expect(res.frameRef).toBe(frame.ref);
     expect(await state<number>('window.state.counter')).toBe(1);
 
     // A crop around the toggle button, in percent of the frame; click in the crop's own pixels.
-    const crop = (await core.crop({ ref: frame.ref, x: 10, y: 5, width: 30, height: 20 })).frame;
+    const crop = (await core.frames.crop({ ref: frame.ref, x: 10, y: 5, width: 30, height: 20 })).frame;
     expect(crop.parentRef).toBe(frame.ref);
     const toggle = await box('#toggle');
     const q = sourceToImage(crop, { x: toggle.x + toggle.width / 2, y: toggle.y + toggle.height / 2 });
     expect(q.x).toBeGreaterThan(0);
     expect(q.x).toBeLessThan(crop.image.width);
-    await core.act({ tool: 'click', ref: crop.ref, x: Math.round(q.x), y: Math.round(q.y) }, { signal });
+    await core.actions.act({ tool: 'click', ref: crop.ref, x: Math.round(q.x), y: Math.round(q.y) }, { signal });
     expect(await state<boolean>('window.state.toggle')).toBe(true);
   });
 
   it('clicks a UI-tree node by id, scrolls one into view, and refuses a point outside the frame', async () => {
-    await core.capture({ target, signal });
-    const tree = await core.uiTree({ target, maxNodes: 300, signal });
+    await core.frames.capture({ target, signal });
+    const tree = await core.frames.uiTree({ target, maxNodes: 300, signal });
     const counter = tree.nodes.find((n) => n.name === 'Clicked 0')!;
-    await core.act({ tool: 'click', target, node: counter.id }, { signal });
+    await core.actions.act({ tool: 'click', target, node: counter.id }, { signal });
     expect(await state<number>('window.state.counter')).toBe(1);
 
     const far = tree.nodes.find((n) => n.name === 'Far button')!;
     expect(far.inViewport).toBe(false);
-    await core.act({ tool: 'scroll_into_view', target, node: far.id }, { signal });
-    await core.capture({ target, signal });
-    const after = await core.uiTree({ target, maxNodes: 20, query: 'far button', signal });
-    await core.act({ tool: 'click', target, node: after.nodes[0]!.id }, { signal });
+    await core.actions.act({ tool: 'scroll_into_view', target, node: far.id }, { signal });
+    await core.frames.capture({ target, signal });
+    const after = await core.frames.uiTree({ target, maxNodes: 20, query: 'far button', signal });
+    await core.actions.act({ tool: 'click', target, node: after.nodes[0]!.id }, { signal });
     expect(await state<number>('window.state.far')).toBe(1);
 
-    const outside = await core.act({ tool: 'click', target, x: 1000, y: 10 }, { signal }).catch((e: unknown) => e);
+    const outside = await core.actions.act({ tool: 'click', target, x: 1000, y: 10 }, { signal }).catch((e: unknown) => e);
     expect(isSightlineError(outside) && outside.code).toBe('POINT_OUTSIDE_FRAME');
   });
 
   it('refuses a stale frame after navigation, and types exact text through the gate', async () => {
-    const { frame } = await core.capture({ target, signal });
+    const { frame } = await core.frames.capture({ target, signal });
     const text = await box('#text');
     const p = sourceToImage(frame, { x: text.x + 20, y: text.y + text.height / 2 });
-    await core.act({ tool: 'type_text', target, x: Math.round(p.x), y: Math.round(p.y), text: '!@#$%^&*()_+{}|:"<>?`~ héllo 世界' }, { signal });
+    await core.actions.act({ tool: 'type_text', target, x: Math.round(p.x), y: Math.round(p.y), text: '!@#$%^&*()_+{}|:"<>?`~ héllo 世界' }, { signal });
     expect(await page.$eval('#text', (el) => (el as unknown as { value: string }).value)).toBe('!@#$%^&*()_+{}|:"<>?`~ héllo 世界');
 
     await page.goto(srv.url('other.html'));
-    const stale = await core.act({ tool: 'click', ref: frame.ref, x: 10, y: 10 }, { signal }).catch((e: unknown) => e);
+    const stale = await core.actions.act({ tool: 'click', ref: frame.ref, x: 10, y: 10 }, { signal }).catch((e: unknown) => e);
     expect(isSightlineError(stale) && stale.code).toBe('FRAME_STALE');
   });
 });

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBrowserSource } from '../../../src/main/core/sources/browser/index.ts';
+import { createBrowserSource } from '../../../src/main/core/sources/browser/browserSource.ts';
 import type { CaptureOptions } from '../../../src/main/core/sources/source.ts';
 import { SightlineError } from '../../../src/shared/errors.ts';
 import { CHROMIUM, connectDriver, driverPage, serveFixtures, startChromium, type FixtureServer } from '../../fixtures/browser/harness.ts';
@@ -46,8 +46,8 @@ describe('connection loss', () => {
     let chrome = await startChromium({ url: srv.url('page.html') });
     const source = createBrowserSource({ settings: { endpoint: chrome.endpoint, headless: true }, dataDir: tmp('sightline-data-') });
     try {
-      const [tab] = (await source.listTargets(signal)).filter((t) => String(t.details?.url).endsWith('page.html'));
-      await source.capture!(tab!.id, defaults);
+      const [tab] = (await source.screen.listTargets(signal)).filter((t) => String(t.details?.url).endsWith('page.html'));
+      await source.screen.capture(tab!.id, defaults);
 
       // Make the renderer busy, so the next capture is still waiting when the browser dies.
       const driver = await connectDriver(chrome.endpoint);
@@ -55,7 +55,7 @@ describe('connection loss', () => {
       await page.click('#busy');
       await driver.disconnect();
       await new Promise((r) => setTimeout(r, 300));
-      const inFlight = failure(source.capture!(tab!.id, defaults));
+      const inFlight = failure(source.screen.capture(tab!.id, defaults));
       await new Promise((r) => setTimeout(r, 300));
       await chrome.kill();
       chrome.cleanup();
@@ -64,17 +64,17 @@ describe('connection loss', () => {
       expect(lost.hint).toMatch(/[Cc]all again/);
 
       // Nothing answers until the browser is back: a clear error, not a hang or a crash.
-      const down = await failure(source.listTargets(signal));
+      const down = await failure(source.screen.listTargets(signal));
       expect(down.code).toBe('SOURCE_UNAVAILABLE');
       expect(down.message).toContain(chrome.endpoint);
       expect((await source.health()).available).toBe(false);
 
       // The user restarts the browser on the same port (a killed profile stays locked a while: use a fresh one).
       chrome = await startChromium({ url: srv.url('page.html'), port: chrome.port });
-      const tabs = await source.listTargets(signal);
+      const tabs = await source.screen.listTargets(signal);
       const again = tabs.find((t) => String(t.details?.url).endsWith('page.html'));
       expect(again).toBeDefined();
-      const cap = await source.capture!(again!.id, defaults);
+      const cap = await source.screen.capture(again!.id, defaults);
       expect(cap.encoded!.width).toBe(1000);
       expect((await source.health()).available).toBe(true);
     } finally {
@@ -88,13 +88,13 @@ describe('connection loss', () => {
     let chrome = await startChromium({ url: srv.url('page.html') });
     const source = createBrowserSource({ settings: { endpoint: chrome.endpoint, headless: true }, dataDir: tmp('sightline-data-') });
     try {
-      const first = (await source.listTargets(signal))[0]!;
+      const first = (await source.screen.listTargets(signal))[0]!;
       await chrome.kill();
       chrome.cleanup();
       chrome = await startChromium({ url: srv.url('other.html'), port: chrome.port });
       // The old tab is gone with its browser; the new one is found on the same endpoint.
-      expect((await failure(source.capture!(first.id, defaults))).code).toBe('TAB_NOT_FOUND');
-      const tabs = await source.listTargets(signal);
+      expect((await failure(source.screen.capture(first.id, defaults))).code).toBe('TAB_NOT_FOUND');
+      const tabs = await source.screen.listTargets(signal);
       expect(tabs.map((t) => t.details?.url)).toContain(srv.url('other.html'));
     } finally {
       await source.dispose!();
@@ -122,10 +122,10 @@ describe('launching', () => {
     const activePort = join(profile, 'DevToolsActivePort');
     expect(existsSync(activePort)).toBe(true);
     const port = Number(readFileSync(activePort, 'utf8').split('\n')[0]);
-    expect((await source.listTargets(signal)).map((t) => t.id)).toContain(target);
-    const cap = await source.capture!(target, defaults);
+    expect((await source.screen.listTargets(signal)).map((t) => t.id)).toContain(target);
+    const cap = await source.screen.capture(target, defaults);
     expect(cap.encoded!.data.length).toBeGreaterThan(0);
-    await source.perform!({ kind: 'press_key', target, key: 'Tab' }, signal);
+    await source.input.perform({ kind: 'press_key', target, key: 'Tab' }, signal);
 
     await source.dispose!();
     const answered = await fetch(`http://127.0.0.1:${port}/json/version`).then(
@@ -143,7 +143,7 @@ describe('launching', () => {
     expect(health.remediation).toMatch(/--remote-debugging-port=9222/);
     expect(health.remediation).toMatch(/--user-data-dir/);
     expect(health.remediation).toMatch(/browser\.endpoint/);
-    const e = await failure(source.listTargets(signal));
+    const e = await failure(source.screen.listTargets(signal));
     expect(e.code).toBe('SOURCE_UNAVAILABLE');
     await source.dispose!();
   });

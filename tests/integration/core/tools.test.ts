@@ -107,31 +107,32 @@ describe('MCP tools over an in-memory fake source', () => {
     await capture();
     h.core.setPaused(true);
     expect(textOf(await h.call('click', { target: WIN.id, x: 1, y: 1 }))).toMatch(/^INPUT_PAUSED/);
-    h.core.updateSettings({ input: { paused: false, readOnly: true } });
+    h.core.settings.update({ input: { paused: false, readOnly: true } });
     expect(textOf(await h.call('type_text', { target: WIN.id, text: 'hi' }))).toMatch(/^READ_ONLY/);
-    h.core.updateSettings({ input: { readOnly: false, allowlist: ['Terminal'] } });
+    h.core.settings.update({ input: { readOnly: false, allowlist: ['Terminal'] } });
     expect(textOf(await h.call('press_key', { target: WIN.id, key: 'Enter' }))).toMatch(/^NOT_ALLOWED/);
-    h.core.updateSettings({ input: { allowlist: ['notes'] } });
+    h.core.settings.update({ input: { allowlist: ['notes'] } });
     expect((await h.call('press_key', { target: WIN.id, key: 'Enter' })).isError).toBeFalsy();
     expect(fake.actions.map((a) => a.kind)).toEqual(['press_key']);
-    const log = h.core.catalog.listActivity({ limit: 10 });
+    const log = h.core.catalog.activity.list({ limit: 10 });
     expect(log.map((e) => e.result)).toEqual(['ok', 'NOT_ALLOWED', 'READ_ONLY', 'INPUT_PAUSED']);
     expect(log[3]).toMatchObject({ tool: 'click', client: 'test-agent', target: WIN.id, source: 'desktop' });
     // The next capture becomes the successful action's "after" frame; refused ones get none.
     const { frame } = await capture();
-    const linked = h.core.catalog.listActivity({ limit: 10 });
+    const linked = h.core.catalog.activity.list({ limit: 10 });
     expect(linked[0]).toMatchObject({ result: 'ok', afterRef: frame.ref });
     expect(linked.slice(1).every((e) => e.afterRef === undefined)).toBe(true);
   });
 
-  it('clicks a UI-tree node at its centre in image space', async () => {
+  it('clicks a UI-tree node at the exact centre of its box in source space', async () => {
     const r = await h.call('get_ui_tree', { target: WIN.id });
     expect(r.isError, textOf(r)).toBeFalsy();
     const tree = r.structuredContent as { frameRef: string; nodes: { id: string; bounds: { x: number; y: number; width: number; height: number } }[] };
     const ok = tree.nodes.find((n) => n.id === 'ok')!;
     expect(ok.bounds).toEqual({ x: 63, y: 125, width: 50, height: 25 });
     await h.call('click', { target: WIN.id, node: 'ok' });
-    expect(fake.actions.at(-1)).toMatchObject({ point: { x: 100 + 88 * 1.6, y: 50 + 137 * 1.6 } });
+    // The node's true centre in screen points (box 200,250 80×40), not a centre rounded in image pixels.
+    expect(fake.actions.at(-1)).toMatchObject({ point: { x: 240, y: 270 } });
     expect(textOf(await h.call('click', { target: WIN.id, node: 'nope' }))).toMatch(/^NODE_NOT_FOUND/);
   });
 
@@ -183,7 +184,7 @@ describe('MCP tools over an in-memory fake source', () => {
     let changed = 0;
     const { ResourceListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
     h.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed++);
-    h.core.setPinned(frame.ref, true);
+    h.core.frames.setPinned(frame.ref, true);
     await new Promise((r) => setTimeout(r, 50));
     expect(changed).toBeGreaterThan(0);
     const { resources } = await h.client.listResources();
@@ -193,18 +194,18 @@ describe('MCP tools over an in-memory fake source', () => {
   });
 
   it('works again after the source is turned off and on', async () => {
-    h.core.updateSettings({ sources: { desktop: { enabled: false } } });
-    await h.core.registry.health();
+    h.core.settings.update({ sources: { desktop: { enabled: false } } });
+    await h.core.sources.health();
     expect(textOf(await h.call('capture', { target: WIN.id }))).toMatch(/^SOURCE_DISABLED/);
     expect((await h.client.listTools()).tools.map((t) => t.name)).not.toContain('focus_window');
-    h.core.updateSettings({ sources: { desktop: { enabled: true } } });
+    h.core.settings.update({ sources: { desktop: { enabled: true } } });
     expect((await h.call('capture', { target: WIN.id })).isError).toBeFalsy();
     expect((await h.client.listTools()).tools.map((t) => t.name)).toContain('focus_window');
   });
 
   it('hides a source that became unavailable and explains it in tool errors', async () => {
     fake.available = false;
-    await h.core.registry.health();
+    await h.core.sources.health();
     const { tools } = await h.client.listTools();
     expect(tools.map((t) => t.name)).not.toContain('focus_window');
     const r = await h.call('capture', { target: WIN.id });

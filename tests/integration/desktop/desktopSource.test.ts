@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createDesktopSource } from '../../../src/main/core/sources/desktop/index.ts';
+import { createDesktopSource } from '../../../src/main/core/sources/desktop/desktopSource.ts';
 import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
 import { startTestApp, startXvfb, xdotool, type TestApp, type XDisplay } from '../../support/xvfb.ts';
 

@@ -1,7 +1,7 @@
 /**
  * list → get → crop on the ManicTime archive through a real MCP client and the real
- * server, in process (InMemoryTransport): the core is built around a catalog the
- * ManicTime source shares, as createDefaultSources will do.
+ * server, in process (InMemoryTransport): the core registers the ManicTime module (with a
+ * fixed clock), which writes its rows into the core's catalog.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,28 +11,28 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../../src/main/core/catalog/catalog.ts';
-import { Core } from '../../../src/main/core/index.ts';
+import { createCore, type Core } from '../../../src/main/core/index.ts';
 import { createMcpServer } from '../../../src/main/core/mcp/server.ts';
-import { loadSettings } from '../../../src/main/core/settings.ts';
-import { createManicTimeSource, type ManicTimeSource } from '../../../src/main/core/sources/manictime/manictimeSource.ts';
+import { createManicTimeSource } from '../../../src/main/core/sources/manictime/manictimeSource.ts';
+import { manictimeModule } from '../../../src/main/core/sources/manictime/module.ts';
 import type { ScreenshotList } from '../../../src/shared/frame.ts';
 import { createManicTimeFixture, type ManicTimeFixture } from '../../support/manictimeFixture.ts';
 
 let base: string;
 let fx: ManicTimeFixture;
 let core: Core;
-let source: ManicTimeSource;
 let client: Client;
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'sightline-mtmcp-'));
   fx = await createManicTimeFixture(join(base, 'fixture'));
   const dataDir = join(base, 'sightline');
-  const catalog = Catalog.open(dataDir);
-  source = createManicTimeSource({ settings: { dataDir: fx.dataDir }, catalog, env: {}, now: () => new Date('2024-04-02T16:00:00Z'), retry: { attempts: 2, baseDelayMs: 5 } });
-  core = new Core({ dataDir, env: {} }, loadSettings(dataDir, { env: {} }), catalog);
-  core.registry.addArchive(source);
+  const module = {
+    ...manictimeModule,
+    create: (ctx: Parameters<typeof manictimeModule.create>[0]) =>
+      createManicTimeSource({ settings: ctx.settings(), archive: ctx.archive, indexDir: ctx.dataDir, env: {}, now: () => new Date('2024-04-02T16:00:00Z'), retry: { attempts: 2, baseDelayMs: 5 } }),
+  };
+  core = await createCore({ dataDir, env: {}, modules: [module], settings: { manictime: { dataDir: fx.dataDir } } });
   const server = createMcpServer(core, { log: () => undefined });
   const [a, b] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: 'mt-test', version: '1' });

@@ -7,7 +7,7 @@ describe('activity log', () => {
     const c = openCatalog();
     const seen: ActivityEntry[] = [];
     c.on('activity', (e) => seen.push(e));
-    const full = c.appendActivity({
+    const full = c.activity.append({
       at: '2025-01-15T10:00:00.000+01:00',
       tool: 'click',
       source: 'desktop',
@@ -24,23 +24,23 @@ describe('activity log', () => {
     });
     expect(full.id).toBeGreaterThan(0);
     expect(seen).toEqual([full]);
-    const refused = c.appendActivity({ at: '2025-01-15T10:00:01.000+01:00', tool: 'click', target: 'android:emulator-5554', result: 'INPUT_PAUSED', durationMs: 0 });
-    const typed = c.appendActivity({ at: '2025-01-15T10:00:02.000+01:00', tool: 'type_text', target: 'desktop:window:0x1', result: 'ok', durationMs: 3 });
+    const refused = c.activity.append({ at: '2025-01-15T10:00:01.000+01:00', tool: 'click', target: 'android:emulator-5554', result: 'INPUT_PAUSED', durationMs: 0 });
+    const typed = c.activity.append({ at: '2025-01-15T10:00:02.000+01:00', tool: 'type_text', target: 'desktop:window:0x1', result: 'ok', durationMs: 3 });
 
-    expect(c.listActivity()).toEqual([typed, refused, full]);
-    expect(c.listActivity({ tool: 'click' })).toEqual([refused, full]);
-    expect(c.listActivity({ target: 'desktop:window:0x1' })).toEqual([typed, full]);
-    expect(c.listActivity({ result: 'error' })).toEqual([refused]);
-    expect(c.listActivity({ result: 'ok', limit: 1 })).toEqual([typed]);
-    expect(c.listActivity({ before: typed.id })).toEqual([refused, full]);
+    expect(c.activity.list()).toEqual([typed, refused, full]);
+    expect(c.activity.list({ tool: 'click' })).toEqual([refused, full]);
+    expect(c.activity.list({ target: 'desktop:window:0x1' })).toEqual([typed, full]);
+    expect(c.activity.list({ result: 'error' })).toEqual([refused]);
+    expect(c.activity.list({ result: 'ok', limit: 1 })).toEqual([typed]);
+    expect(c.activity.list({ before: typed.id })).toEqual([refused, full]);
     // Optional fields that were not given come back absent, not null.
-    expect(Object.keys(c.listActivity({ before: full.id + 2, limit: 1 })[0]!).sort()).toEqual(['at', 'durationMs', 'id', 'result', 'target', 'tool']);
+    expect(Object.keys(c.activity.list({ before: full.id + 2, limit: 1 })[0]!).sort()).toEqual(['at', 'durationMs', 'id', 'result', 'target', 'tool']);
   });
 
   it('survives reopening the catalog', () => {
     const c = openCatalog();
-    const e = c.appendActivity({ at: '2025-01-15T10:00:00.000Z', tool: 'scroll', result: 'ok', durationMs: 1 });
+    const e = c.activity.append({ at: '2025-01-15T10:00:00.000Z', tool: 'scroll', result: 'ok', durationMs: 1 });
     closeCatalog(c);
-    expect(openCatalog(c.dataDir).listActivity()).toEqual([e]);
+    expect(openCatalog(c.dataDir).activity.list()).toEqual([e]);
   });
 });

@@ -34,13 +34,13 @@ describe('upsertArchiveFrames', () => {
   it('indexes archive files in place, idempotently, and reports only rows that changed', () => {
     const c = openCatalog();
     const rows = Array.from({ length: 50 }, (_, i) => archiveRow(i));
-    expect(c.upsertArchiveFrames(rows)).toBe(50);
-    expect(c.upsertArchiveFrames(rows)).toBe(0);
-    expect(c.upsertArchiveFrames([archiveRow(3, { bytes: 1 }), archiveRow(4)])).toBe(1);
-    expect(c.countFrames({ source: 'manictime' })).toBe(50);
-    expect(c.countFrames({ external: true })).toBe(50);
+    expect(c.archive.upsertArchiveFrames(rows)).toBe(50);
+    expect(c.archive.upsertArchiveFrames(rows)).toBe(0);
+    expect(c.archive.upsertArchiveFrames([archiveRow(3, { bytes: 1 }), archiveRow(4)])).toBe(1);
+    expect(c.frames.count({ source: 'manictime' })).toBe(50);
+    expect(c.frames.count({ external: true })).toBe(50);
     expect(filesUnder(c.framesDir)).toEqual([]); // nothing copied
-    const rec = c.getFrame(rows[1]!.ref)!;
+    const rec = c.frames.get(rows[1]!.ref)!;
     expect(rec).toMatchObject({
       source: 'manictime',
       external: true,
@@ -53,11 +53,11 @@ describe('upsertArchiveFrames', () => {
       monitor: 1,
       bytes: 200_001,
     });
-    expect(c.frameFilePath(rec, 'image')).toBe(rows[1]!.imagePath);
-    expect(c.frameFilePath(rec, 'full')).toBe(rows[1]!.imagePath);
-    expect(c.frameFilePath(rec, 'thumbnail')).toBe(rows[1]!.thumbnailPath);
+    expect(c.frames.filePath(rec, 'image')).toBe(rows[1]!.imagePath);
+    expect(c.frames.filePath(rec, 'full')).toBe(rows[1]!.imagePath);
+    expect(c.frames.filePath(rec, 'thumbnail')).toBe(rows[1]!.thumbnailPath);
     // Newest first by capture time, across the archive.
-    expect(c.listFrames({ limit: 2, from: new Date('2025-01-15T00:00:00+01:00'), to: new Date('2025-01-16T00:00:00+01:00') }).map((r) => r.ref)).toEqual([
+    expect(c.frames.list({ limit: 2, from: new Date('2025-01-15T00:00:00+01:00'), to: new Date('2025-01-16T00:00:00+01:00') }).map((r) => r.ref)).toEqual([
       rows[49]!.ref,
       rows[48]!.ref,
     ]);
@@ -66,26 +66,26 @@ describe('upsertArchiveFrames', () => {
   it('keeps pins and annotations across rescans', () => {
     const c = openCatalog();
     const row = archiveRow(7);
-    c.upsertArchiveFrames([row]);
-    c.setPinned(row.ref, true);
-    c.setAnnotation(row.ref, 'build failed here');
-    expect(c.upsertArchiveFrames([{ ...row, bytes: 5 }])).toBe(1);
-    expect(c.getFrame(row.ref)).toMatchObject({ pinned: true, annotation: 'build failed here', bytes: 5 });
+    c.archive.upsertArchiveFrames([row]);
+    c.frames.setPinned(row.ref, true);
+    c.frames.setAnnotation(row.ref, 'build failed here');
+    expect(c.archive.upsertArchiveFrames([{ ...row, bytes: 5 }])).toBe(1);
+    expect(c.frames.get(row.ref)).toMatchObject({ pinned: true, annotation: 'build failed here', bytes: 5 });
   });
 
   it('refuses relative paths and bad refs, in one transaction (nothing from the batch lands)', () => {
     const c = openCatalog();
-    expect(() => c.upsertArchiveFrames([archiveRow(1), archiveRow(2, { imagePath: 'relative/x.jpg' })])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-    expect(() => c.upsertArchiveFrames([archiveRow(1, { ref: 'a/b' })])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-    expect(() => c.upsertArchiveFrames([archiveRow(1, { capturedAt: '2025-01-15 10:00:00' })])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-    expect(c.countFrames()).toBe(0);
+    expect(() => c.archive.upsertArchiveFrames([archiveRow(1), archiveRow(2, { imagePath: 'relative/x.jpg' })])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => c.archive.upsertArchiveFrames([archiveRow(1, { ref: 'a/b' })])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => c.archive.upsertArchiveFrames([archiveRow(1, { capturedAt: '2025-01-15 10:00:00' })])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(c.frames.count()).toBe(0);
   });
 
   it("never touches Sightline's own frame under the same ref", async () => {
     const c = openCatalog();
-    const own = await c.insertFrame(frame({ ref: 'm_clash' }));
-    expect(c.upsertArchiveFrames([archiveRow(1, { ref: 'm_clash' })])).toBe(0);
-    expect(c.getFrame('m_clash')).toEqual(own);
+    const own = await c.frames.insert(frame({ ref: 'm_clash' }));
+    expect(c.archive.upsertArchiveFrames([archiveRow(1, { ref: 'm_clash' })])).toBe(0);
+    expect(c.frames.get('m_clash')).toEqual(own);
   });
 });
 
@@ -94,16 +94,16 @@ describe('replaceArchiveDay', () => {
     const c = openCatalog();
     const rows = Array.from({ length: 5 }, (_, i) => archiveRow(i));
     const other = archiveRow(9, { ref: 'm_otherday', day: '2025-01-14', capturedAt: '2025-01-14T10:00:00+01:00' });
-    c.upsertArchiveFrames([other]);
-    expect(c.replaceArchiveDay('2025-01-15', rows)).toEqual({ changed: 5, deleted: 0 });
+    c.archive.upsertArchiveFrames([other]);
+    expect(c.archive.replaceArchiveDay('2025-01-15', rows)).toEqual({ changed: 5, deleted: 0 });
     const deleted: string[][] = [];
     c.on('frames-deleted', (refs) => deleted.push(refs));
-    expect(c.replaceArchiveDay('2025-01-15', rows.slice(2))).toEqual({ changed: 0, deleted: 2 });
+    expect(c.archive.replaceArchiveDay('2025-01-15', rows.slice(2))).toEqual({ changed: 0, deleted: 2 });
     expect(deleted.map((refs) => [...refs].sort())).toEqual([[rows[0]!.ref, rows[1]!.ref].sort()]);
-    expect(c.getFrame(rows[0]!.ref)).toBeUndefined();
-    expect(c.countFrames({ external: true })).toBe(4);
-    expect(c.replaceArchiveDay('2025-01-15', [])).toEqual({ changed: 0, deleted: 3 });
-    expect(c.getFrame('m_otherday')).toBeDefined();
+    expect(c.frames.get(rows[0]!.ref)).toBeUndefined();
+    expect(c.frames.count({ external: true })).toBe(4);
+    expect(c.archive.replaceArchiveDay('2025-01-15', [])).toEqual({ changed: 0, deleted: 3 });
+    expect(c.frames.get('m_otherday')).toBeDefined();
   });
 });
 
@@ -112,23 +112,23 @@ describe('reading archive frames', () => {
     const c = openCatalog();
     const row = archiveRow(2); // even: no archive thumbnail
     const withThumb = archiveRow(3);
-    c.upsertArchiveFrames([row, withThumb]);
-    await expect(c.readImage(row.ref, 'image')).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
+    c.archive.upsertArchiveFrames([row, withThumb]);
+    await expect(c.frames.read(row.ref, 'image')).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
 
     const jpeg = await sharp({ create: { width: 1920, height: 1080, channels: 3, background: '#aa3300' } }).jpeg().toBuffer();
     const calls: [string, FrameVariant][] = [];
-    c.setExternalReader(async (rec, variant) => {
+    c.frames.setExternalReader(async (rec, variant) => {
       calls.push([rec.ref, variant]);
       return { data: variant === 'thumbnail' ? Buffer.from('archive thumb') : jpeg, format: 'jpeg' };
     });
-    expect((await c.readImage(row.ref, 'image')).data).toBe(jpeg);
-    expect((await c.readImage(row.ref, 'full')).data).toBe(jpeg);
-    const t = await c.readImage(row.ref, 'thumbnail');
+    expect((await c.frames.read(row.ref, 'image')).data).toBe(jpeg);
+    expect((await c.frames.read(row.ref, 'full')).data).toBe(jpeg);
+    const t = await c.frames.read(row.ref, 'thumbnail');
     expect((await sharp(t.data).metadata()).width).toBe(320);
-    const cached = c.frameFilePath(c.getFrame(row.ref)!, 'thumbnail')!;
+    const cached = c.frames.filePath(c.frames.get(row.ref)!, 'thumbnail')!;
     expect(cached.startsWith(c.framesDir)).toBe(true);
-    expect((await c.readImage(row.ref, 'thumbnail')).data.equals(t.data)).toBe(true);
-    expect((await c.readImage(withThumb.ref, 'thumbnail')).data.toString()).toBe('archive thumb');
+    expect((await c.frames.read(row.ref, 'thumbnail')).data.equals(t.data)).toBe(true);
+    expect((await c.frames.read(withThumb.ref, 'thumbnail')).data.toString()).toBe('archive thumb');
     expect(calls).toEqual([
       [row.ref, 'image'],
       [row.ref, 'image'],
@@ -136,7 +136,7 @@ describe('reading archive frames', () => {
       [withThumb.ref, 'thumbnail'],
     ]);
     // The cached thumbnail goes when the archive row goes; the archive file is not ours to delete.
-    c.replaceArchiveDay('2025-01-15', [withThumb]);
+    c.archive.replaceArchiveDay('2025-01-15', [withThumb]);
     expect(filesUnder(c.framesDir)).toEqual([]);
   });
 });

@@ -22,14 +22,14 @@ describe('migrations', () => {
     db.close();
 
     const c = openCatalog(dir);
-    expect(c.getFrame('f_old')).toMatchObject({ ref: 'f_old', pinned: true, bytes: 1234, image: { width: 100, height: 50 }, state: {} });
+    expect(c.frames.get('f_old')).toMatchObject({ ref: 'f_old', pinned: true, bytes: 1234, image: { width: 100, height: 50 }, state: {} });
     const check = new Database(join(dir, CATALOG_FILE), { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     // Version 3 backfilled the bytes on disk, which retention by size relies on.
     expect(check.prepare('SELECT disk_bytes FROM frames WHERE ref = ?').pluck().get('f_old')).toBe(1234);
     check.close();
     // Version 2 added the activity log.
-    expect(c.appendActivity({ at: '2025-01-01T00:00:00Z', tool: 'click', result: 'ok', durationMs: 1 }).id).toBe(1);
+    expect(c.activity.append({ at: '2025-01-01T00:00:00Z', tool: 'click', result: 'ok', durationMs: 1 }).id).toBe(1);
   });
 
   it('roll a failing step back whole, leaving the version where it was', () => {

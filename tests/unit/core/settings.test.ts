@@ -1,9 +1,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCore } from '../../../src/main/core/index.ts';
-import { loadSettings, parseSettings, resolveDataDir } from '../../../src/main/core/settings.ts';
+import { BUILTIN_SOURCES, createCore } from '../../../src/main/core/index.ts';
+import { resolveDataDir } from '../../../src/main/core/settings/dataDir.ts';
+import { buildSettingsSchema, parseWith } from '../../../src/main/core/settings/schema.ts';
+import { SettingsStore } from '../../../src/main/core/settings/store.ts';
+import type { SettingsPatch } from '../../../src/shared/settings.ts';
 import { tempDir } from '../../support/mcpHarness.ts';
+
+const schema = buildSettingsSchema(BUILTIN_SOURCES);
+const parseSettings = (input: unknown) => parseWith(schema, input) as ReturnType<typeof parseWith> & { browser: { endpoint?: string }; manictime: { dataDir?: string } };
+const loadSettings = (dir: string, o: { env?: NodeJS.ProcessEnv; overrides?: SettingsPatch } = {}) => ({ settings: SettingsStore.load(dir, BUILTIN_SOURCES, o).values() as ReturnType<typeof parseSettings> });
 
 describe('settings', () => {
   it('fills defaults and names the bad key', () => {
@@ -33,15 +40,15 @@ describe('settings', () => {
   it('updates are validated first: a bad value changes neither the file nor the live settings', async () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });
-    const core = await createCore({ dataDir: dir, sources: [] });
-    core.updateSettings({ retention: { maxAgeDays: 3 } });
+    const core = await createCore({ dataDir: dir, modules: [] });
+    core.settings.update({ retention: { maxAgeDays: 3 } });
     const before = readFileSync(join(dir, 'settings.json'), 'utf8');
-    expect(() => core.updateSettings({ retention: { maxAgeDays: -1 } })).toThrow(/retention\.maxAgeDays/);
+    expect(() => core.settings.update({ retention: { maxAgeDays: -1 } })).toThrow(/retention\.maxAgeDays/);
     expect(readFileSync(join(dir, 'settings.json'), 'utf8')).toBe(before);
-    expect(core.settings.retention.maxAgeDays).toBe(3);
+    expect(core.settings.values().retention.maxAgeDays).toBe(3);
     // null removes a key: back to its default.
-    core.updateSettings({ retention: { maxAgeDays: null } } as never);
-    expect(core.settings.retention.maxAgeDays).toBe(7);
+    core.settings.update({ retention: { maxAgeDays: null } } as never);
+    expect(core.settings.values().retention.maxAgeDays).toBe(7);
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).retention).toEqual({});
     await core.close();
   });
@@ -49,12 +56,12 @@ describe('settings', () => {
   it('rebuilds a built-in source when its own settings change, and only then', async () => {
     const dir = tempDir();
     const core = await createCore({ dataDir: dir, env: { PATH: process.env.PATH } });
-    const of = (name: string) => core.registry.liveSources().find((x) => x.name === name);
-    const browser = of('browser');
-    const android = of('android');
-    core.updateSettings({ browser: { endpoint: 'http://127.0.0.1:9' } });
-    expect(of('browser')).not.toBe(browser);
-    expect(of('android')).toBe(android);
+    const of = (name: string) => core.sources.get(name);
+    const browser = await of('browser');
+    const android = await of('android');
+    core.settings.update({ browser: { endpoint: 'http://127.0.0.1:9' } });
+    expect(await of('browser')).not.toBe(browser);
+    expect(await of('android')).toBe(android);
     await core.close();
   });
 });

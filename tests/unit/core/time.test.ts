@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayLocalTime, parseTimeInput, toLocalIso } from '../../../src/main/core/time.ts';
+import { displayLocalTime, parseTimeInput, toLocalIso } from '../../../src/main/core/util/time.ts';
 
 describe('time inputs', () => {
   it('reads a date alone as LOCAL midnight, unlike new Date(date)', () => {

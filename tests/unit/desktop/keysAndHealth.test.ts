@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { desktopHealth, displayServer } from '../../../src/main/core/sources/desktop/environment.ts';
 import { keyName, parseCombo } from '../../../src/main/core/sources/desktop/keys.ts';
-import { createDesktopSource } from '../../../src/main/core/sources/desktop/index.ts';
+import { createDesktopSource } from '../../../src/main/core/sources/desktop/desktopSource.ts';
 import { typingRuns } from '../../../src/main/core/sources/desktop/desktopSource.ts';
 
 const KNOWN = new Set(['LeftControl', 'LeftShift', 'LeftAlt', 'LeftSuper', 'LeftCmd', 'Return', 'Escape', 'Tab', 'Down', 'Up', 'A', 'T', 'Num1', 'F5', 'Space', 'Minus', 'Backspace', 'PageUp']);
@@ -53,11 +53,11 @@ describe('desktop health per platform', () => {
   });
   it('refuses input on macOS without Accessibility, and capture on Wayland, with codes', async () => {
     const mac = createDesktopSource({ settings: {}, platform: 'darwin', env: {}, permissions: () => ({ screenRecording: 'granted', accessibility: 'denied' }) });
-    await expect(mac.perform!({ kind: 'press_key', target: 'desktop:window:1', key: 'Enter' }, new AbortController().signal)).rejects.toMatchObject({ code: 'PERMISSION_DENIED', hint: expect.stringMatching(/Accessibility/) });
+    await expect(mac.input.perform({ kind: 'press_key', target: 'desktop:window:1', key: 'Enter' }, new AbortController().signal)).rejects.toMatchObject({ code: 'PERMISSION_DENIED', hint: expect.stringMatching(/Accessibility/) });
     const macNoCapture = createDesktopSource({ settings: {}, platform: 'darwin', env: {}, permissions: () => ({ screenRecording: 'denied' }) });
-    await expect(macNoCapture.listTargets(new AbortController().signal)).rejects.toMatchObject({ code: 'PERMISSION_DENIED', hint: expect.stringMatching(/Screen Recording/) });
+    await expect(macNoCapture.screen.listTargets(new AbortController().signal)).rejects.toMatchObject({ code: 'PERMISSION_DENIED', hint: expect.stringMatching(/Screen Recording/) });
     const wayland = createDesktopSource({ settings: {}, platform: 'linux', env: { WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland' } });
-    await expect(wayland.capture!('desktop:display:0', { maxDimension: 1000, format: 'jpeg', quality: 70, raw: false, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
+    await expect(wayland.screen.capture('desktop:display:0', { maxDimension: 1000, format: 'jpeg', quality: 70, raw: false, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
     expect(await wayland.health()).toMatchObject({ available: false });
   });
 });

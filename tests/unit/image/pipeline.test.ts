@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { crop, fitAndEncode, probe, sniffFormat, thumbnail } from '../../../src/main/core/image/pipeline.ts';
 import { isSightlineError } from '../../../src/shared/errors.ts';
-import type { ImageInput } from '../../../src/main/core/sources/source.ts';
+import type { ImageInput } from '../../../src/main/core/image/pipeline.ts';
 
 /**
  * A 400x300 test card: left half red, right half blue, a 100x100 white square at (50,50),

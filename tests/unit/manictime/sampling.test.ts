@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { spreadEvenly } from '../../../src/main/core/sampling.ts';
+import { spreadEvenly } from '../../../src/main/core/util/sampling.ts';
 import {
   buildSegments,
   capMoments,

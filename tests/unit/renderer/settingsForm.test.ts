@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { buildPatch, FIELDS, fieldForKey, fieldMessage, formFrom, fromFormValue } from '../../../src/renderer/lib/settingsForm.ts';
-import { parseSettings } from '../../../src/main/core/settings.ts';
+import { BUILTIN_SOURCES } from '../../../src/main/core/sources/builtin.ts';
+import { sourceInfoOf } from '../../../src/main/core/sources/registry.ts';
+import { buildSettingsSchema, parseWith } from '../../../src/main/core/settings/schema.ts';
+import { buildPatch as patchOf, fieldForKey as fieldOf, fieldMessage, fieldsFor, formFrom as formOf, fromFormValue } from '../../../src/renderer/lib/settingsForm.ts';
+import type { FormValues } from '../../../src/renderer/lib/settingsForm.ts';
+
+// The form of a Sightline with the built-in sources, as the dashboard builds it from GET /api/sources.
+const FIELDS = fieldsFor(BUILTIN_SOURCES.map(sourceInfoOf));
+const schema = buildSettingsSchema(BUILTIN_SOURCES);
+const parseSettings = (input: unknown) => parseWith(schema, input);
+const formFrom = (settings: unknown): FormValues => formOf(settings, FIELDS);
+const buildPatch = (initial: FormValues, current: FormValues) => patchOf(initial, current, FIELDS);
+const fieldForKey = (key: string | undefined) => fieldOf(key, FIELDS);
 
 describe('settings form', () => {
   const settings = parseSettings({ input: { allowlist: ['firefox', 'example.com'] }, retention: { maxBytes: 2 * 1024 ** 3 } });

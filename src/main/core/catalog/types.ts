@@ -4,7 +4,15 @@
  */
 import type { ActivityEntry } from '../../../shared/api.ts';
 import type { FrameDescriptor, ImageFormat, Point, Size, SourceName } from '../../../shared/frame.ts';
-import type { StoredFrame } from '../sources/source.ts';
+
+/**
+ * A frame as stored: its descriptor and its source's private state (what the source needs to
+ * judge staleness later). The catalog keeps `state` as JSON it does not read; a source reads
+ * it back through its own codec (ScreenPort.state), so `State` is known only there.
+ */
+export interface StoredFrame<State = unknown> extends FrameDescriptor {
+  state: State;
+}
 
 export interface FrameRecord extends StoredFrame {
   format: ImageFormat;
@@ -26,7 +34,7 @@ export type NewFrame = Omit<FrameDescriptor, 'ref'> & {
   data: Buffer;
   /** The native-resolution original, stored beside the image (for crops and the human's view). */
   full?: { data: Buffer; format: ImageFormat };
-  state?: Record<string, unknown>;
+  state?: unknown;
   /** A ref chosen by the caller (letters, digits, `_`, `-`); default a fresh random one. */
   ref?: string;
 };
@@ -54,7 +62,7 @@ export interface ArchiveFrame {
   thumbnailPath?: string;
   /** Size of the image file, if known. */
   bytes?: number;
-  state?: Record<string, unknown>;
+  state?: unknown;
   /** Group key for replaceArchiveDay (e.g. the `YYYY-MM-DD` folder name). */
   day?: string;
 }

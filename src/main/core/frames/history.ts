@@ -1,38 +1,107 @@
 /**
- * `list_screenshots` over the catalog: a time window, filters, sampling and a strict
- * `max`, metadata only. The ManicTime archive answers for its own source (activity
- * sampling, reason codes); every other query is answered from the catalog here.
+ * History: `list_screenshots` over the catalog (a time window, filters, sampling and a strict
+ * `max`, metadata only), where an archive answers for its own source (activity sampling, reason
+ * codes); and the archive's index kept fresh, with progress to the caller and the dashboard.
  */
-import type { EmptyReason, ScreenshotEntry, ScreenshotList, SourceName } from '../../shared/frame.ts';
-import type { FrameRecord } from './catalog/types.ts';
-import type { Core } from './index.ts';
-import type { ScreenshotQuery } from './sources/source.ts';
-import { spreadEvenly } from './sampling.ts';
-import { displayLocalTime } from './time.ts';
+import type { EmptyReason, ScreenshotEntry, ScreenshotList, SourceName } from '../../../shared/frame.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { FrameRecord } from '../catalog/types.ts';
+import type { CoreBus } from '../events.ts';
+import type { HistoryService } from '../ports.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import type { SourceRegistry } from '../sources/registry.ts';
+import type { ProgressReport, ScreenshotQuery } from '../sources/source.ts';
+import { spreadEvenly } from '../util/sampling.ts';
+import { displayLocalTime } from '../util/time.ts';
 
-export async function listScreenshots(core: Core, source: SourceName | undefined, q: ScreenshotQuery, signal: AbortSignal): Promise<ScreenshotList> {
-  if (source) {
-    const archive = core.registry.archive(source);
-    if (archive) return archive.listScreenshots(q, signal);
-    if (!core.registry.isEnabled(source)) {
-      return { screenshots: [], reason: 'SOURCE_UNAVAILABLE', remediation: `The ${source} source is disabled: enable sources.${source}.enabled in settings.` };
+export interface HistoryDeps {
+  catalog: Catalog;
+  sources: SourceRegistry;
+  settings: SettingsStore;
+  events: CoreBus;
+}
+
+export class History implements HistoryService {
+  readonly #d: HistoryDeps;
+
+  constructor(deps: HistoryDeps) {
+    this.#d = deps;
+  }
+
+  async refreshArchive(name: SourceName, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<void> {
+    const archive = await this.#d.sources.history(name);
+    if (!archive) return;
+    const id = `${name}-index`;
+    let reported = false;
+    await archive.refresh({
+      signal,
+      onProgress: (p) => {
+        reported = true;
+        onProgress?.(p);
+        this.#d.events.emit('progress', { id, label: p.label, done: p.done, total: p.total, finished: false });
+      },
+    });
+    if (reported) this.#d.events.emit('progress', { id, label: `${name} index up to date`, done: 1, total: 1, finished: true });
+  }
+
+  async archivePage(name: SourceName, q: { before?: Date; target?: string; offset: number; limit: number }, signal: AbortSignal): Promise<{ frames: FrameRecord[]; total: number } | undefined> {
+    const archive = await this.#d.sources.history(name);
+    if (!archive) return undefined;
+    await this.refreshArchive(name, signal);
+    const { refs, total } = archive.page(q);
+    const frames = refs.map((r) => this.#d.catalog.frames.get(r)).filter((f): f is FrameRecord => f !== undefined);
+    return { frames, total };
+  }
+
+  async listScreenshots(source: SourceName | undefined, q: ScreenshotQuery, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<ScreenshotList> {
+    const { catalog, sources } = this.#d;
+    if (source) {
+      const archive = await sources.history(source);
+      if (archive) {
+        await this.refreshArchive(source, signal, onProgress);
+        return archive.listScreenshots(q, signal);
+      }
+      if (!sources.isEnabled(source)) {
+        return { screenshots: [], reason: 'SOURCE_UNAVAILABLE', remediation: `The ${source} source is disabled: enable sources.${source}.enabled in settings.` };
+      }
     }
+    const filter = { source, target: q.target, pinned: q.pinned, from: q.from, to: q.to };
+    const matched = catalog.frames.count(filter);
+    let rows: FrameRecord[];
+    if (q.sampling === 'interval' && matched > q.max) {
+      rows = spreadEvenly(catalog.frames.firstPerInterval(filter, Math.max(1, q.intervalSeconds) * 1000), q.max);
+    } else {
+      // 'all' (and 'activity', which live sources answer like 'all'): the newest `max`, in time order.
+      rows = catalog.frames.list({ ...filter, limit: q.max, order: 'desc' }).reverse();
+    }
+    const out: ScreenshotList = { screenshots: rows.map(toEntry), matched };
+    if (q.sampling === 'activity' && rows.length && !(source && sources.module(source)?.kind === 'archive')) {
+      out.warnings = ['activity sampling applies to the ManicTime archive; live frames are listed newest first.'];
+    }
+    if (rows.length === 0) Object.assign(out, this.#explainEmpty(source, q));
+    return out;
   }
-  const filter = { source, target: q.target, pinned: q.pinned, from: q.from, to: q.to };
-  const matched = core.catalog.countFrames(filter);
-  let rows: FrameRecord[];
-  if (q.sampling === 'interval' && matched > q.max) {
-    rows = spreadEvenly(core.catalog.firstPerInterval(filter, Math.max(1, q.intervalSeconds) * 1000), q.max);
-  } else {
-    // 'all' (and 'activity', which live sources answer like 'all'): the newest `max`, in time order.
-    rows = core.catalog.listFrames({ ...filter, limit: q.max, order: 'desc' }).reverse();
+
+  #explainEmpty(source: SourceName | undefined, q: ScreenshotQuery): { reason: EmptyReason; remediation: string } {
+    const frames = this.#d.catalog.frames;
+    const anywhere = frames.count({ source, target: q.target, pinned: q.pinned });
+    if (anywhere === 0) {
+      if (q.pinned) return { reason: 'NO_MATCH', remediation: 'No frame is pinned. The user pins frames in the dashboard ("Pin for agent").' };
+      return { reason: 'NO_MATCH', remediation: `No frames${source ? ` from ${source}` : ''}${q.target ? ` of ${q.target}` : ''} yet: call capture first.` };
+    }
+    const [newest] = frames.list({ source, target: q.target, pinned: q.pinned, limit: 1, order: 'desc' });
+    const [oldest] = frames.list({ source, target: q.target, pinned: q.pinned, limit: 1, order: 'asc' });
+    const maxAgeDays = this.#d.settings.values().retention.maxAgeDays;
+    const retentionStart = Date.now() - maxAgeDays * 86_400_000;
+    // Only a window older than retention keeps can have lost its frames to it.
+    if (q.to && oldest && q.to.getTime() < Date.parse(oldest.capturedAt) && q.to.getTime() < retentionStart) {
+      return {
+        reason: 'RETENTION_OR_PURGED',
+        remediation: `The window ends before the oldest kept frame (${oldest.capturedAt}); frames older than retention.maxAgeDays = ${maxAgeDays} are removed unless pinned.`,
+      };
+    }
+    return { reason: 'NO_MATCH', remediation: `${anywhere} frames exist outside this window (${oldest?.capturedAt} … ${newest?.capturedAt}); widen from/to.` };
   }
-  const out: ScreenshotList = { screenshots: rows.map(toEntry), matched };
-  if (q.sampling === 'activity' && source !== 'manictime' && rows.length) {
-    out.warnings = ['activity sampling applies to the ManicTime archive; live frames are listed newest first.'];
-  }
-  if (rows.length === 0) Object.assign(out, explainEmpty(core, source, q));
-  return out;
 }
 
 function toEntry(f: FrameRecord): ScreenshotEntry {
@@ -49,23 +118,4 @@ function toEntry(f: FrameRecord): ScreenshotEntry {
   };
   if (f.monitor !== undefined && f.monitor !== null) e.monitor = f.monitor;
   return e;
-}
-
-function explainEmpty(core: Core, source: SourceName | undefined, q: ScreenshotQuery): { reason: EmptyReason; remediation: string } {
-  const anywhere = core.catalog.countFrames({ source, target: q.target, pinned: q.pinned });
-  if (anywhere === 0) {
-    if (q.pinned) return { reason: 'NO_MATCH', remediation: 'No frame is pinned. The user pins frames in the dashboard ("Pin for agent").' };
-    return { reason: 'NO_MATCH', remediation: `No frames${source ? ` from ${source}` : ''}${q.target ? ` of ${q.target}` : ''} yet: call capture first.` };
-  }
-  const [newest] = core.catalog.listFrames({ source, target: q.target, pinned: q.pinned, limit: 1, order: 'desc' });
-  const [oldest] = core.catalog.listFrames({ source, target: q.target, pinned: q.pinned, limit: 1, order: 'asc' });
-  const retentionStart = Date.now() - core.settings.retention.maxAgeDays * 86_400_000;
-  // Only a window older than retention keeps can have lost its frames to it.
-  if (q.to && oldest && q.to.getTime() < Date.parse(oldest.capturedAt) && q.to.getTime() < retentionStart) {
-    return {
-      reason: 'RETENTION_OR_PURGED',
-      remediation: `The window ends before the oldest kept frame (${oldest.capturedAt}); frames older than retention.maxAgeDays = ${core.settings.retention.maxAgeDays} are removed unless pinned.`,
-    };
-  }
-  return { reason: 'NO_MATCH', remediation: `${anywhere} frames exist outside this window (${oldest?.capturedAt} … ${newest?.capturedAt}); widen from/to.` };
 }

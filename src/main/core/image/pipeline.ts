@@ -7,8 +7,12 @@ import sharp from 'sharp';
 import type { Sharp, SharpOptions } from 'sharp';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { ImageFormat, Rect, Size } from '../../../shared/frame.ts';
-import type { ImageInput } from '../sources/source.ts';
 import { fitSize } from './fit.ts';
+
+/** Native pixels handed to the pipeline: raw RGB(A), or an encoded PNG/JPEG/WebP. */
+export type ImageInput =
+  | { kind: 'raw'; data: Buffer; width: number; height: number; channels: 3 | 4 }
+  | { kind: 'encoded'; data: Buffer };
 
 // Sharp's operation cache only helps when the same file is processed twice; frames never are,
 // and it would hold up to 50 MB of screenshots for nothing.

@@ -1,6 +1,6 @@
 /** Output schemas shared by tool families (the frame descriptor is the contract of DESIGN.md). */
 import { z } from 'zod';
-import { EMPTY_REASONS, LIVE_SOURCES, SOURCE_NAMES } from '../../../shared/frame.ts';
+import { EMPTY_REASONS } from '../../../shared/frame.ts';
 
 const size = z.object({ width: z.number(), height: z.number() });
 const point = z.object({ x: z.number(), y: z.number() });
@@ -8,7 +8,7 @@ const rect = z.object({ x: z.number(), y: z.number(), width: z.number(), height:
 
 export const frameSchema = z.object({
   ref: z.string(),
-  source: z.enum(SOURCE_NAMES),
+  source: z.string(),
   target: z.string(),
   capturedAt: z.string(),
   image: size,
@@ -24,7 +24,7 @@ export const frameOutput = z.object({ frame: frameSchema, estimatedTokens: z.num
 
 export const targetSchema = z.object({
   id: z.string(),
-  source: z.enum(SOURCE_NAMES),
+  source: z.string(),
   kind: z.string(),
   title: z.string(),
   app: z.string().optional(),
@@ -38,7 +38,7 @@ export const targetSchema = z.object({
 
 export const targetsOutput = z.object({
   targets: z.array(targetSchema),
-  errors: z.array(z.object({ source: z.enum(SOURCE_NAMES), code: z.string(), message: z.string(), hint: z.string().optional() })).optional(),
+  errors: z.array(z.object({ source: z.string(), code: z.string(), message: z.string(), hint: z.string().optional() })).optional(),
 });
 
 export const uiTreeOutput = z.object({
@@ -73,7 +73,7 @@ export const screenshotsOutput = z.object({
   screenshots: z.array(
     z.object({
       ref: z.string(),
-      source: z.enum(SOURCE_NAMES),
+      source: z.string(),
       target: z.string().optional(),
       capturedAt: z.string(),
       displayLocalTime: z.string(),
@@ -100,4 +100,8 @@ export const refField = z
   .describe("A frame ref (a crop included) whose image pixels x, y are in. Default: the target's latest capture (never a crop unless named).");
 export const xField = z.number().finite().describe('X in image pixels of the frame (0 = left edge).');
 export const yField = z.number().finite().describe('Y in image pixels of the frame (0 = top edge).');
-export const liveSourceField = z.enum(LIVE_SOURCES);
+
+/** A source filter listing the registered sources (tool inputs are built per core). */
+export function sourceField(names: readonly string[]): z.ZodType<string> {
+  return names.length ? z.enum(names as [string, ...string[]]) : z.string().min(1).max(32);
+}

@@ -1,7 +1,8 @@
 /**
- * The MCP server: the only module that imports the SDK's server APIs, so an SDK
- * upgrade touches one file. Tools come from the registry (tools/index.ts) as data;
- * validation, listing, error results and resources are derived here.
+ * The MCP server: the only module that imports the SDK's server APIs, so an SDK upgrade touches
+ * one file. Tools come as data (the core's, tools/index.ts, and each source module's own);
+ * validation, listing, error results and resources are derived here. A session is handed the
+ * core's ports (McpServices), never the core itself.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -17,12 +18,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SightlineError } from '../../../shared/errors.ts';
-import type { FrameRecord } from '../catalog/types.ts';
-import type { Core } from '../index.ts';
-import { VERSION } from '../index.ts';
+import type { CoreBus } from '../events.ts';
+import type { ActionsPort, FramesPort, HistoryService, SourcesPort, StatusPort, TargetsPort } from '../ports.ts';
+import { VERSION } from '../version.ts';
 import { MIME, ToolResponse, errorResult } from './response.ts';
-import type { AnyTool } from './tool.ts';
-import { allTools } from './tools/index.ts';
+import { inputShape, type AnyTool, type ToolSchemaContext } from './tool.ts';
+import { coreTools } from './tools/index.ts';
 
 export const SERVER_NAME = 'sightline';
 
@@ -30,45 +31,69 @@ const INSTRUCTIONS = `Sightline gives you eyes and hands on desktop windows, bro
 Workflow: list_targets → capture (a small image) → crop_screenshot for detail → click / type_text / press_key / scroll in the pixels of the image you saw (pass "ref" for a crop). Sightline maps them to the device.
 Errors start with a code and end with a hint: FRAME_STALE means capture again; INPUT_PAUSED means the user paused input — wait, do not retry in a loop.`;
 
-/** JSON Schema for a tool's input, derived once from its zod shape. */
-function inputJsonSchema(tool: AnyTool): Tool['inputSchema'] {
-  const { $schema: _s, ...schema } = z.toJSONSchema(z.object(tool.input), { io: 'input' }) as Record<string, unknown>;
-  return schema as Tool['inputSchema'];
-}
-function outputJsonSchema(tool: AnyTool): Tool['outputSchema'] | undefined {
-  if (!tool.output) return undefined;
-  const { $schema: _s, ...schema } = z.toJSONSchema(tool.output, { io: 'output' }) as Record<string, unknown>;
-  return schema as Tool['outputSchema'];
+/** What an MCP session may use. */
+export interface McpServices extends StatusPort {
+  frames: FramesPort;
+  actions: ActionsPort;
+  targets: TargetsPort;
+  sources: SourcesPort & ToolSources & { isOffered(name: string): boolean };
+  history: HistoryService;
+  events: CoreBus;
+  clientConnected(delta: 1 | -1): void;
 }
 
-const described = new Map<string, Tool>(
-  allTools.map((t) => [
-    t.name,
-    {
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: inputJsonSchema(t),
-      ...(t.output ? { outputSchema: outputJsonSchema(t) } : {}),
-      annotations: { title: t.title, ...t.annotations },
-    },
-  ]),
-);
+/** A tool and the source it belongs to (undefined: the core's own). */
+export interface Offered {
+  tool: AnyTool;
+  source?: string;
+  described: Tool;
+}
 
-/** A source's own tools are listed only while the source is enabled and not known to be unavailable. */
-export function isToolListed(core: Core, tool: AnyTool): boolean {
-  if (!tool.sources) return true;
-  return tool.sources.some((s) => core.registry.isEnabled(s) && core.registry.lastHealth(s)?.available !== false);
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+  return rest;
+}
+
+/** What the tool list is derived from: the registered sources and their modules' tools. */
+export interface ToolSources {
+  names(kind?: 'live' | 'archive'): string[];
+  modules(): readonly { name: string; tools?: readonly AnyTool[] }[];
+}
+
+function schemaContext(services: { sources: ToolSources }): ToolSchemaContext {
+  return { sources: services.sources.names(), liveSources: services.sources.names('live'), archives: services.sources.names('archive') };
+}
+
+/** Every tool these sources offer, with its JSON Schema derived once. */
+export function describeTools(services: { sources: ToolSources }): Offered[] {
+  const ctx = schemaContext(services);
+  const all: { tool: AnyTool; source?: string }[] = [...coreTools.map((tool) => ({ tool })), ...services.sources.modules().flatMap((m) => (m.tools ?? []).map((tool) => ({ tool, source: m.name })))];
+  const seen = new Set<string>();
+  const out: Offered[] = [];
+  for (const { tool, source } of all.sort((a, b) => a.tool.name.localeCompare(b.tool.name))) {
+    if (seen.has(tool.name)) throw new Error(`Two tools are named "${tool.name}".`);
+    seen.add(tool.name);
+    const described: Tool = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchema(z.object(inputShape(tool, ctx)), 'input') as Tool['inputSchema'],
+      ...(tool.output ? { outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+    out.push({ tool, source, described });
+  }
+  return out;
 }
 
 /** Validation errors name the field. */
 function validationError(error: z.ZodError): SightlineError {
   const issue = error.issues[0];
   const field = issue?.path.join('.') || (issue && 'keys' in issue && Array.isArray(issue.keys) ? String(issue.keys[0]) : '(arguments)');
-  return new SightlineError('INVALID_ARGUMENT', `"${field}": ${issue?.message ?? 'invalid'}.`, 'Check the tool\'s input schema.', { field });
+  return new SightlineError('INVALID_ARGUMENT', `"${field}": ${issue?.message ?? 'invalid'}.`, "Check the tool's input schema.", { field });
 }
 
-export function createMcpServer(core: Core, options: { log?: (line: string) => void } = {}): Server {
+export function createMcpServer(services: McpServices, options: { log?: (line: string) => void } = {}): Server {
   const server = new Server(
     { name: SERVER_NAME, title: 'Sightline', version: VERSION },
     {
@@ -82,28 +107,39 @@ export function createMcpServer(core: Core, options: { log?: (line: string) => v
     toStderr(line);
     if (server.transport) void server.sendLoggingMessage({ level, logger: 'sightline', data: line }).catch(() => undefined);
   };
-  const byName = new Map(allTools.map((t) => [t.name, t]));
+  const offered = describeTools(services);
+  const byName = new Map(offered.map((o) => [o.tool.name, o]));
+  const validators = new Map(offered.map((o) => [o.tool.name, z.object(inputShape(o.tool, schemaContext(services))).strict()]));
+  const isListed = (o: Offered): boolean => !o.source || services.sources.isOffered(o.source);
+  const listed = (): Offered[] => offered.filter(isListed);
+  /** What the client last saw, so a change is announced once and only when real. */
+  let lastListed = '';
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: allTools.filter((t) => isToolListed(core, t)).map((t) => described.get(t.name)!),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = listed();
+    lastListed = tools.map((o) => o.tool.name).join(',');
+    return { tools: tools.map((o) => o.described) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const o = byName.get(request.params.name);
+    if (!o) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const started = performance.now();
     try {
-      if (!isToolListed(core, tool)) {
-        const src = tool.sources!.join('/');
-        throw new SightlineError('SOURCE_UNAVAILABLE', `${tool.name} belongs to the ${src} source, which is disabled or unavailable.`, 'Check sightline://health.');
+      if (!isListed(o)) {
+        throw new SightlineError('SOURCE_UNAVAILABLE', `${o.tool.name} belongs to the ${o.source} source, which is disabled or unavailable.`, 'Check sightline://health.');
       }
-      const parsed = z.object(tool.input).strict().safeParse(request.params.arguments ?? {});
+      const parsed = (validators.get(o.tool.name) as z.ZodType).safeParse(request.params.arguments ?? {});
       if (!parsed.success) throw validationError(parsed.error);
       const res = new ToolResponse();
       const progressToken = request.params._meta?.progressToken;
-      await tool.handle(
+      await o.tool.handle(
         {
-          core,
+          frames: services.frames,
+          actions: services.actions,
+          targets: services.targets,
+          sources: services.sources,
+          history: services.history,
           signal: extra.signal,
           client: server.getClientVersion()?.name ?? 'mcp',
           progress: (p) => {
@@ -113,22 +149,22 @@ export function createMcpServer(core: Core, options: { log?: (line: string) => v
               .catch(() => undefined);
           },
         },
-        parsed.data,
+        parsed.data as Record<string, unknown>,
         res,
       );
       return res.toResult();
     } catch (e) {
       const result = errorResult(e);
-      if (!(e instanceof SightlineError)) log(`[sightline] ${tool.name} failed: ${(e as Error)?.stack ?? String(e)}`);
+      if (!(e instanceof SightlineError)) log(`[sightline] ${o.tool.name} failed: ${(e as Error)?.stack ?? String(e)}`);
       return result;
     } finally {
       const ms = Math.round(performance.now() - started);
-      if (ms > 5000) log(`[sightline] ${tool.name} took ${ms} ms`, 'warning');
+      if (ms > 5000) log(`[sightline] ${o.tool.name} took ${ms} ms`, 'warning');
     }
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    const pinned = core.catalog.listFrames({ pinned: true, limit: 200, order: 'desc' });
+    const pinned = services.frames.list({ pinned: true, limit: 200, order: 'desc' });
     return {
       resources: [
         { uri: 'sightline://health', name: 'Sightline health', description: 'Per source: available, degraded, why, what to do.', mimeType: 'application/json' },
@@ -153,37 +189,44 @@ export function createMcpServer(core: Core, options: { log?: (line: string) => v
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
     if (uri === 'sightline://health') {
-      const status = await core.status();
+      const status = await services.status();
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ paused: status.paused, readOnly: status.readOnly, sources: status.sources }, null, 2) }] };
     }
     const m = /^sightline:\/\/screenshot\/([A-Za-z0-9_-]{1,128})(\/thumbnail)?$/.exec(uri);
     if (!m) throw new McpError(RpcErrorCode.InvalidParams, `Unknown resource: ${uri}`);
-    const frame: FrameRecord | undefined = core.catalog.getFrame(m[1]!);
+    const frame = services.frames.find(m[1] as string);
     if (!frame) throw new McpError(RpcErrorCode.InvalidParams, `FRAME_NOT_FOUND: no frame "${m[1]}".`);
-    const img = await core.catalog.readImage(frame.ref, m[2] ? 'thumbnail' : 'full');
+    const img = await services.frames.read(frame.ref, m[2] ? 'thumbnail' : 'full');
     return { contents: [{ uri, mimeType: MIME[img.format], blob: img.data.toString('base64') }] };
   });
 
-  // Keep clients' lists fresh: tools follow source toggles, resources follow pins.
-  const onTools = (): void => void server.sendToolListChanged().catch(() => undefined);
+  // Keep clients' lists fresh: tools follow sources that come, go or are switched; resources follow pins.
+  const onTools = (): void => {
+    if (!server.transport) return;
+    const now = listed()
+      .map((o) => o.tool.name)
+      .join(',');
+    if (now === lastListed) return;
+    lastListed = now;
+    void server.sendToolListChanged().catch(() => undefined);
+  };
   const onResources = (): void => void server.sendResourceListChanged().catch(() => undefined);
-  core.on('tools-changed', onTools);
-  core.on('resources-changed', onResources);
+  services.events.on('tools-changed', onTools);
+  services.events.on('resources-changed', onResources);
   let counted = false;
   server.oninitialized = () => {
     counted = true;
-    core.clientConnected(1);
+    services.clientConnected(1);
+    // What the client will list first: a change before it lists is not news to it.
+    lastListed = listed()
+      .map((o) => o.tool.name)
+      .join(',');
   };
   server.onclose = () => {
-    core.off('tools-changed', onTools);
-    core.off('resources-changed', onResources);
-    if (counted) core.clientConnected(-1);
+    services.events.off('tools-changed', onTools);
+    services.events.off('resources-changed', onResources);
+    if (counted) services.clientConnected(-1);
     counted = false;
   };
   return server;
-}
-
-/** Tools as data, for generated docs (README table). */
-export function toolCatalog(): Tool[] {
-  return [...described.values()];
 }

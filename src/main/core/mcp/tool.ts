@@ -1,17 +1,22 @@
 /**
- * Tools are declared once, as data: name, description, a flat zod input shape with
- * every field described, an output schema, hints, and the sources whose tools they
- * are. The server derives JSON Schema, validation and listing from these objects,
- * and so does `npm run docs:tools` for the README's tool table.
+ * Tools are declared once, as data: name, description, a flat zod input shape with every field
+ * described, an output schema and hints. The server derives JSON Schema, validation and listing
+ * from these objects, and so does `scripts/toolDocs.ts` for the README's tool table. The core's
+ * own tools live in tools/; a source's own tools live in its module (sources/<name>/), which
+ * imports this kit and never the server.
  */
 import type { z } from 'zod';
-import type { SourceName } from '../../../shared/frame.ts';
-import type { Core } from '../index.ts';
+import type { ActionsPort, FramesPort, HistoryService, SourcesPort, TargetsPort } from '../ports.ts';
 import type { ProgressReport } from '../sources/source.ts';
 import type { ToolResponse } from './response.ts';
 
+/** What a tool is handed: the core's ports and the call's own facts, nothing else. */
 export interface ToolContext {
-  core: Core;
+  frames: FramesPort;
+  actions: ActionsPort;
+  targets: TargetsPort;
+  sources: SourcesPort;
+  history: HistoryService;
   signal: AbortSignal;
   /** The MCP client's name, for the activity log. */
   client: string;
@@ -26,16 +31,23 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** What an input shape may depend on: the sources registered with this core. */
+export interface ToolSchemaContext {
+  /** Every registered source, and the live ones (with targets to capture and operate). */
+  sources: readonly string[];
+  liveSources: readonly string[];
+  archives: readonly string[];
+}
+
 export interface ToolDef<S extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   title: string;
   description: string;
-  input: S;
+  /** A flat zod shape; a function when a field lists the registered sources. */
+  input: S | ((ctx: ToolSchemaContext) => S);
   /** The shape of `structuredContent` (advertised as `outputSchema`). */
   output?: z.ZodType;
   annotations: ToolAnnotations;
-  /** Listed only while one of these sources is enabled and available (a source's own tools). */
-  sources?: readonly SourceName[];
   handle(ctx: ToolContext, args: z.output<z.ZodObject<S>>, res: ToolResponse): Promise<void>;
 }
 
@@ -45,3 +57,7 @@ export function defineTool<S extends z.ZodRawShape>(def: ToolDef<S>): ToolDef<S>
 
 // Methods are bivariant, so a ToolDef<S> of any shape fits here.
 export type AnyTool = ToolDef<z.ZodRawShape>;
+
+export function inputShape(tool: AnyTool, ctx: ToolSchemaContext): z.ZodRawShape {
+  return typeof tool.input === 'function' ? tool.input(ctx) : tool.input;
+}

@@ -1,107 +1,160 @@
 /**
- * Routes target ids (`<source>:<local>`) to sources and keeps each source's
- * health, so a disabled or unavailable source explains itself in one place.
+ * The registered source modules and their instances. Routes target ids (`<source>:<local>`) to
+ * sources, creates each source on first use (so start-up probes and imports nothing), rebuilds
+ * one whose settings changed, and keeps each source's health, so a disabled or unavailable
+ * source explains itself in one place.
  */
 import { SightlineError } from '../../../shared/errors.ts';
-import { SOURCE_NAMES, type SourceHealth, type SourceName } from '../../../shared/frame.ts';
-import type { ActionKind, ArchiveProvider, Source } from './source.ts';
+import type { SourceHealth, SourceName } from '../../../shared/frame.ts';
+import type { SettingsValues } from '../../../shared/settings.ts';
+import type { SourceInfo } from '../../../shared/sources.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import { SOURCE_NAME_PATTERN, type AnySourceModule, type SourceContext } from './module.ts';
+import type { BuiltinActionKind, HistoryPort, InputPort, ScreenPort, Source, TreePort } from './source.ts';
 
 /** How long a failed health check is trusted before a call may try the source again. */
 const HEALTH_TRUST_MS = 5000;
 
-export function sourceOfTarget(target: string): SourceName {
-  const prefix = target.slice(0, target.indexOf(':'));
-  if (!(SOURCE_NAMES as readonly string[]).includes(prefix)) {
-    throw new SightlineError(
-      'TARGET_NOT_FOUND',
-      `"${target}" is not a Sightline target id.`,
-      'Target ids look like desktop:window:…, browser:…, android:<serial>; call list_targets.',
-    );
-  }
-  return prefix as SourceName;
-}
+export type SourceNeed = 'screen' | 'tree' | BuiltinActionKind;
 
 export class SourceRegistry {
-  readonly #live = new Map<SourceName, Source>();
-  readonly #archives = new Map<SourceName, ArchiveProvider>();
-  readonly #enabled: (name: SourceName) => boolean;
+  readonly #modules = new Map<string, AnySourceModule>();
+  readonly #instances = new Map<string, Promise<Source>>();
   /** The last health of each enabled source, and when it was taken. */
-  readonly #health = new Map<SourceName, { health: SourceHealth; at: number }>();
+  readonly #health = new Map<string, { health: SourceHealth; at: number }>();
+  readonly #settings: SettingsStore;
+  readonly #context: Omit<SourceContext<unknown>, 'settings'>;
+  readonly #listeners: (() => void)[] = [];
 
-  constructor(enabled: (name: SourceName) => boolean) {
-    this.#enabled = enabled;
+  constructor(modules: readonly AnySourceModule[], settings: SettingsStore, context: Omit<SourceContext<unknown>, 'settings'>) {
+    for (const m of modules) {
+      if (!SOURCE_NAME_PATTERN.test(m.name)) throw new Error(`Source name "${m.name}" must be lowercase letters, digits and "-".`);
+      if (this.#modules.has(m.name)) throw new Error(`Two sources are named "${m.name}".`);
+      this.#modules.set(m.name, m);
+    }
+    this.#settings = settings;
+    this.#context = context;
+    settings.on('change', (next, previous) => this.#settingsChanged(next, previous));
   }
 
-  /** Add a live source, or replace one (its settings changed); the replaced one is disposed. */
-  addLive(source: Source): void {
-    const old = this.#live.get(source.name);
-    this.#live.set(source.name, source);
-    this.#health.delete(source.name);
-    if (old && old !== source) void old.dispose?.().catch(() => undefined);
+  // ── what is registered ──────────────────────────────────────────────────────────────────
+
+  module(name: SourceName): AnySourceModule | undefined {
+    return this.#modules.get(name);
   }
-  addArchive(archive: ArchiveProvider): void {
-    this.#archives.set(archive.name, archive);
+
+  modules(): AnySourceModule[] {
+    return [...this.#modules.values()];
+  }
+
+  names(kind?: 'live' | 'archive'): string[] {
+    return this.modules()
+      .filter((m) => !kind || m.kind === kind)
+      .map((m) => m.name);
+  }
+
+  info(): SourceInfo[] {
+    return this.modules().map(sourceInfoOf);
   }
 
   isEnabled(name: SourceName): boolean {
-    return this.#enabled(name);
+    return this.#modules.has(name) && this.#settings.isEnabled(name);
   }
 
-  liveSources(): Source[] {
-    return [...this.#live.values()].filter((s) => this.#enabled(s.name));
-  }
-  archives(): ArchiveProvider[] {
-    return [...this.#archives.values()].filter((a) => this.#enabled(a.name));
-  }
-  archive(name: SourceName): ArchiveProvider | undefined {
-    return this.#enabled(name) ? this.#archives.get(name) : undefined;
+  /** Whether a source's own tools are listed: it is enabled and not known to be unavailable. */
+  isOffered(name: SourceName): boolean {
+    return this.isEnabled(name) && this.lastHealth(name)?.available !== false;
   }
 
-  /** The live source for a target, or an error that says why it is unreachable. */
-  forTarget(target: string, action?: ActionKind | 'capture' | 'ui_tree'): Source {
-    const name = sourceOfTarget(target);
-    if (this.#archives.has(name) && !this.#live.has(name)) {
-      throw new SightlineError('UNSUPPORTED', `${name} is a read-only archive: it has no live targets.`, 'Use list_screenshots, get_screenshot and crop_screenshot for archive frames.');
+  /** The source name of a target id, or TARGET_NOT_FOUND for an id no source owns. */
+  sourceOf(target: string): SourceName {
+    const name = target.slice(0, target.indexOf(':'));
+    if (!this.#modules.has(name)) {
+      const examples = this.names('live')
+        .map((n) => `${n}:…`)
+        .join(', ');
+      throw new SightlineError('TARGET_NOT_FOUND', `"${target}" is not a Sightline target id.`, `Target ids look like ${examples || '<source>:…'}; call list_targets.`);
     }
-    if (!this.#enabled(name)) {
+    return name;
+  }
+
+  // ── instances ───────────────────────────────────────────────────────────────────────────
+
+  /** The source (created on first use), or SOURCE_DISABLED / SOURCE_UNAVAILABLE. */
+  async get(name: SourceName): Promise<Source> {
+    const m = this.#modules.get(name);
+    if (!m) throw new SightlineError('SOURCE_UNAVAILABLE', `There is no "${name}" source in this Sightline.`, `Known sources: ${this.names().join(', ')}.`);
+    if (!this.isEnabled(name)) {
       throw new SightlineError('SOURCE_DISABLED', `The ${name} source is disabled in settings.`, `Set sources.${name}.enabled to true in settings.json or the dashboard.`);
     }
-    const source = this.#live.get(name);
-    if (!source) {
-      throw new SightlineError('SOURCE_UNAVAILABLE', `The ${name} source is not available in this build or on this platform.`, 'Check sightline://health.');
+    let p = this.#instances.get(name);
+    if (!p) {
+      p = Promise.resolve().then(() => m.create({ ...this.#context, settings: () => this.#settings.section(name) }) as Source | Promise<Source>);
+      this.#instances.set(name, p);
+      p.catch(() => {
+        if (this.#instances.get(name) === p) this.#instances.delete(name);
+      });
     }
+    try {
+      return await p;
+    } catch (e) {
+      throw new SightlineError('SOURCE_UNAVAILABLE', `The ${name} source could not start: ${(e as Error).message}`, 'Check sightline://health.', undefined, { cause: e });
+    }
+  }
+
+  /** The source behind a target, or an error that says why it is unreachable (archive, disabled, down). */
+  async forTarget(target: string, need?: SourceNeed): Promise<Source> {
+    const name = this.sourceOf(target);
+    const m = this.#modules.get(name)!;
+    if (m.kind === 'archive') {
+      throw new SightlineError('UNSUPPORTED', `${name} is a read-only archive: it has no live targets.`, 'Use list_screenshots, get_screenshot and crop_screenshot for archive frames.');
+    }
+    const source = await this.get(name);
     // A refusal on health trusts a recent check only: the source may have come back since.
     const known = this.#health.get(name);
     const health = known && Date.now() - known.at < HEALTH_TRUST_MS ? known.health : undefined;
     if (health && !health.available) {
       throw new SightlineError('SOURCE_UNAVAILABLE', `The ${name} source is unavailable: ${health.reason ?? 'unknown reason'}.`, health.remediation ?? 'Check sightline://health.');
     }
-    if (action === 'capture' && !source.capabilities.capture) {
-      throw new SightlineError('UNSUPPORTED', `The ${name} source cannot capture.`);
-    }
-    if (action === 'ui_tree' && !source.capabilities.uiTree) {
-      throw new SightlineError('UNSUPPORTED', `The ${name} source has no UI tree.`);
-    }
-    if (action && action !== 'capture' && action !== 'ui_tree' && !source.capabilities.actions.includes(action)) {
-      throw new SightlineError('UNSUPPORTED', `${action} is not supported by the ${name} source.`, `Supported: ${source.capabilities.actions.join(', ') || 'none'}.`);
-    }
+    if (need === 'screen') screenOf(source);
+    else if (need === 'tree') treeOf(source);
+    else if (need) inputFor(source, need);
     return source;
   }
 
-  /** Health of every known source (disabled ones included, marked so). Never throws. */
+  /** Every enabled live source (created now if needed); one that cannot start is left out. */
+  async live(): Promise<Source[]> {
+    const out = await Promise.all(this.names('live').filter((n) => this.isEnabled(n)).map((n) => this.get(n).catch(() => undefined)));
+    return out.filter((s): s is Source => s !== undefined);
+  }
+
+  /** The history of an enabled archive, or undefined when `name` is not one. */
+  async history(name: SourceName): Promise<HistoryPort | undefined> {
+    const m = this.#modules.get(name);
+    if (!m || m.kind !== 'archive' || !this.isEnabled(name)) return undefined;
+    return historyOf(await this.get(name));
+  }
+
+  /** Run an action a source offers the human in Setup. */
+  async runAction(name: SourceName, action: string): Promise<{ target?: string; message?: string }> {
+    const m = this.#modules.get(name);
+    const a = m?.actions?.find((x) => x.id === action);
+    if (!m || !a) throw new SightlineError('INVALID_ARGUMENT', `The ${name} source has no action "${action}".`, 'Reload the dashboard.');
+    return a.run(await this.get(name));
+  }
+
+  // ── health ──────────────────────────────────────────────────────────────────────────────
+
+  /** Health of every registered source (disabled ones included, marked so). Never throws. */
   async health(): Promise<SourceHealth[]> {
     const out = await Promise.all(
-      SOURCE_NAMES.map(async (name): Promise<SourceHealth> => {
-        const provider = this.#live.get(name) ?? this.#archives.get(name);
-        if (!provider) {
-          return { source: name, enabled: this.#enabled(name), available: false, degraded: false, reason: 'not built into this Sightline', remediation: 'Update Sightline.' };
-        }
-        if (!this.#enabled(name)) {
+      this.modules().map(async ({ name }): Promise<SourceHealth> => {
+        if (!this.isEnabled(name)) {
           return { source: name, enabled: false, available: false, degraded: false, reason: 'disabled in settings', remediation: `Enable sources.${name}.enabled.` };
         }
         try {
-          const h = await provider.health();
-          return { ...h, enabled: true };
+          const h = await (await this.get(name)).health();
+          return { ...h, source: name, enabled: true };
         } catch (e) {
           return { source: name, enabled: true, available: false, degraded: true, reason: `health check failed: ${(e as Error).message}`, remediation: 'See the Sightline log.' };
         }
@@ -114,9 +167,9 @@ export class SourceRegistry {
       // A disabled source keeps no health: turned back on, it is judged afresh.
       if (!h.enabled) this.#health.delete(h.source);
       else this.#health.set(h.source, { health: h, at: now });
-      if (before !== undefined && before !== (h.enabled && h.available)) flipped = true;
+      if (before !== undefined ? before !== (h.enabled && h.available) : h.enabled && !h.available) flipped = true;
     }
-    if (flipped) this.#onAvailabilityChange?.();
+    if (flipped) this.#changed();
     return out;
   }
 
@@ -124,14 +177,84 @@ export class SourceRegistry {
     return this.#health.get(name)?.health;
   }
 
-  /** Called when a source became available or unavailable (tool lists change). */
-  onAvailabilityChange(f: () => void): void {
-    this.#onAvailabilityChange = f;
+  /** Called when what is offered changed: a source came, went, or was turned on or off. */
+  onChange(f: () => void): () => void {
+    this.#listeners.push(f);
+    return () => {
+      const i = this.#listeners.indexOf(f);
+      if (i >= 0) this.#listeners.splice(i, 1);
+    };
   }
-  #onAvailabilityChange: (() => void) | undefined;
 
   async dispose(): Promise<void> {
-    await Promise.allSettled([...this.#live.values()].map((s) => s.dispose?.()));
-    await Promise.allSettled([...this.#archives.values()].map((a) => a.dispose?.()));
+    const all = [...this.#instances.values()];
+    this.#instances.clear();
+    await Promise.allSettled(all.map(async (p) => (await p).dispose?.()));
   }
+
+  #changed(): void {
+    for (const f of this.#listeners) f();
+  }
+
+  /** A source whose own settings changed is rebuilt on next use; one turned off is let go. */
+  #settingsChanged(next: SettingsValues, previous: SettingsValues): void {
+    let toggled = false;
+    for (const { name } of this.modules()) {
+      const was = previous.sources[name]?.enabled ?? false;
+      const now = next.sources[name]?.enabled ?? false;
+      if (was !== now) {
+        toggled = true;
+        this.#health.delete(name);
+      }
+      if (!now || JSON.stringify(previous[name]) !== JSON.stringify(next[name])) this.#drop(name);
+    }
+    if (toggled) this.#changed();
+  }
+
+  #drop(name: SourceName): void {
+    const p = this.#instances.get(name);
+    if (!p) return;
+    this.#instances.delete(name);
+    this.#health.delete(name);
+    void p.then((s) => s.dispose?.()).catch(() => undefined);
+  }
+}
+
+/** What the dashboard learns about a module. */
+export function sourceInfoOf(m: AnySourceModule): SourceInfo {
+  return {
+    name: m.name,
+    label: m.label,
+    icon: m.icon,
+    kind: m.kind,
+    description: m.description,
+    fields: [...(m.fields ?? [])],
+    actions: (m.actions ?? []).map(({ run: _run, ...a }) => a),
+    ...(m.osPermissions ? { osPermissions: true } : {}),
+  };
+}
+
+// ── capabilities ───────────────────────────────────────────────────────────────────────────
+
+export function screenOf(source: Source): ScreenPort {
+  if (!source.screen) throw new SightlineError('UNSUPPORTED', `The ${source.name} source cannot capture.`, 'Use list_targets to find a source that can.');
+  return source.screen;
+}
+
+export function treeOf(source: Source): TreePort {
+  if (!source.tree) throw new SightlineError('UNSUPPORTED', `The ${source.name} source has no UI tree.`, 'Capture the target and act in image pixels instead.');
+  return source.tree;
+}
+
+export function inputFor(source: Source, kind: BuiltinActionKind): InputPort {
+  const input = source.input;
+  if (!input || !input.actions.includes(kind)) {
+    throw new SightlineError('UNSUPPORTED', `${kind} is not supported by the ${source.name} source.`, `Supported: ${input?.actions.join(', ') || 'none'}.`);
+  }
+  return input;
+}
+
+export function historyOf(source: Source): HistoryPort {
+  if (!source.history) throw new SightlineError('UNSUPPORTED', `The ${source.name} source keeps no history.`, 'Use list_screenshots without a source.');
+  return source.history;
 }

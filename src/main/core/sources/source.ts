@@ -1,27 +1,44 @@
 /**
- * The Source interface the four sources implement, and the shapes they exchange
- * with the core. A source supplies only device-specific steps: the core owns
- * frames (fit, encode, store), the coordinate mapping, the action gate and the
- * activity log.
+ * What a source is to the core: a name, its health, and the capabilities it has, each an
+ * optional port. A live source has `screen` (targets, capture, staleness) and usually `input`
+ * and `tree`; an archive has `history`. The core owns frames (fit, encode, store), the
+ * coordinate mapping, the action gate and the activity log; a port supplies only the
+ * device-specific step. Nothing here names a particular source.
  */
+import type { z } from 'zod';
 import type {
-  FrameDescriptor,
   ImageFormat,
   Point,
   Rect,
+  Sampling,
+  ScreenshotList,
   Size,
   SourceHealth,
   SourceName,
   TargetInfo,
   UiNode,
-  Sampling,
-  ScreenshotList,
 } from '../../../shared/frame.ts';
+import type { ArchiveFrame, FrameListQuery, FrameQuery, FrameRecord, FrameVariant, StoredFrame } from '../catalog/types.ts';
+import type { ImageInput } from '../image/pipeline.ts';
 
-/** Native pixels handed to the shared image pipeline. */
-export type ImageInput =
-  | { kind: 'raw'; data: Buffer; width: number; height: number; channels: 3 | 4 }
-  | { kind: 'encoded'; data: Buffer };
+export type { StoredFrame } from '../catalog/types.ts';
+
+export interface Source {
+  readonly name: SourceName;
+  /** Never throws: an unavailable source says why and what to do. */
+  health(): Promise<SourceHealth>;
+  /** Live targets: list, capture, judge a frame's staleness. */
+  readonly screen?: ScreenPort;
+  /** Input actions on live targets. */
+  readonly input?: InputPort;
+  /** A UI tree (DOM, uiautomator) of live targets. */
+  readonly tree?: TreePort;
+  /** A read-only history of screenshots (an archive). */
+  readonly history?: HistoryPort;
+  dispose?(): Promise<void>;
+}
+
+// ── screen ─────────────────────────────────────────────────────────────────────────────────
 
 export interface CaptureOptions {
   /** Long-edge limit for the image the model sees. */
@@ -37,7 +54,7 @@ export interface CaptureOptions {
   signal: AbortSignal;
 }
 
-export interface CapturedImage {
+export interface CapturedImage<State = unknown> {
   /** Canonical target id (a source may resolve aliases). */
   target: string;
   /** Native-resolution pixels; the core fits, encodes and stores them. */
@@ -53,17 +70,9 @@ export interface CapturedImage {
   origin: Point;
   dpi?: number;
   monitor?: number;
-  /**
-   * Source-private facts the source needs later to judge staleness
-   * (window size, rotation, document id, viewport). Stored with the frame, JSON only.
-   */
-  state: Record<string, unknown>;
+  /** What the source needs later to judge staleness (window size, rotation, document id); stored as JSON. */
+  state: State;
   warnings?: string[];
-}
-
-/** A frame as the core stores it; what `checkFrame` and `perform` receive. */
-export interface StoredFrame extends FrameDescriptor {
-  state: Record<string, unknown>;
 }
 
 /** Result of a staleness check: fresh, or moved (re-mapped by `shift` in source units). */
@@ -71,23 +80,52 @@ export interface FrameCheck {
   shift?: Point;
 }
 
+/**
+ * `State` is the source's own frame state; `state` is its codec. The core validates a stored
+ * frame's state with it before handing the frame back (a frame written by an older Sightline, or
+ * by another source, is refused as stale instead of being misread).
+ */
+export interface ScreenPort<State = unknown> {
+  readonly state: z.ZodType<State>;
+  listTargets(signal: AbortSignal): Promise<TargetInfo[]>;
+  capture(target: string, options: CaptureOptions): Promise<CapturedImage<State>>;
+  /**
+   * Throws TARGET_NOT_FOUND when the frame's target is gone and FRAME_STALE when
+   * its size, rotation or document changed; returns a shift when it only moved.
+   */
+  checkFrame(frame: StoredFrame<State>, signal: AbortSignal): Promise<FrameCheck>;
+}
+
+// ── input ──────────────────────────────────────────────────────────────────────────────────
+
+/** The actions the core's gate knows; a source may add its own kinds (see CustomAction). */
 export const ACTION_KINDS = ['click', 'type_text', 'press_key', 'scroll', 'swipe', 'focus_window', 'scroll_into_view'] as const;
-export type ActionKind = (typeof ACTION_KINDS)[number];
+export type BuiltinActionKind = (typeof ACTION_KINDS)[number];
+export type ActionKind = BuiltinActionKind | (string & {});
 
 export type MouseButton = 'left' | 'right' | 'middle';
 export type Modifier = 'Shift' | 'Control' | 'Alt' | 'Meta';
-
-/** What the gate hands a source after validation, mapping and the policy checks. */
-export type SourceAction =
-  | { kind: 'click'; target: string; frame?: StoredFrame; point: Point; button: MouseButton; clicks: number; modifiers: Modifier[]; holdMs?: number }
-  | { kind: 'type_text'; target: string; frame?: StoredFrame; point?: Point; text: string }
-  | { kind: 'press_key'; target: string; frame?: StoredFrame; key: string }
-  | { kind: 'scroll'; target: string; frame?: StoredFrame; point?: Point; deltaX: number; deltaY: number }
-  | { kind: 'swipe'; target: string; frame?: StoredFrame; point: Point; to: Point; durationMs: number }
-  | { kind: 'focus_window'; target: string }
-  | { kind: 'scroll_into_view'; target: string; node: string; block: ScrollAlign; inline: ScrollAlign };
-
 export type ScrollAlign = 'start' | 'center' | 'end' | 'nearest';
+
+/** What the gate hands a source after validation, mapping and the policy checks (points in source space). */
+export type SourceAction<State = unknown> =
+  | { kind: 'click'; target: string; frame?: StoredFrame<State>; point: Point; button: MouseButton; clicks: number; modifiers: Modifier[]; holdMs?: number }
+  | { kind: 'type_text'; target: string; frame?: StoredFrame<State>; point?: Point; text: string }
+  | { kind: 'press_key'; target: string; frame?: StoredFrame<State>; key: string }
+  | { kind: 'scroll'; target: string; frame?: StoredFrame<State>; point?: Point; deltaX: number; deltaY: number }
+  | { kind: 'swipe'; target: string; frame?: StoredFrame<State>; point: Point; to: Point; durationMs: number }
+  | { kind: 'focus_window'; target: string }
+  | { kind: 'scroll_into_view'; target: string; node: string; block: ScrollAlign; inline: ScrollAlign }
+  | CustomAction<State>;
+
+/** A source's own action (its module's tool names it): the gate checks policy and the target, then passes it on. */
+export interface CustomAction<State = unknown> {
+  kind: `${string}:${string}`;
+  target: string;
+  frame?: StoredFrame<State>;
+  point?: Point;
+  params: Record<string, unknown>;
+}
 
 /** What a source reports back about an action it performed. */
 export interface ActionDetails {
@@ -96,6 +134,14 @@ export interface ActionDetails {
   /** Anything else worth logging. */
   [key: string]: unknown;
 }
+
+export interface InputPort<State = unknown> {
+  /** The built-in action kinds this source performs (custom kinds are its module's tools). */
+  readonly actions: readonly BuiltinActionKind[];
+  perform(action: SourceAction<State>, signal: AbortSignal): Promise<ActionDetails>;
+}
+
+// ── tree ───────────────────────────────────────────────────────────────────────────────────
 
 /** A UI node as a source reports it: bounds in SOURCE space; the core maps them to image space. */
 export interface SourceUiNode extends Omit<UiNode, 'bounds'> {
@@ -108,32 +154,12 @@ export interface UiTreeOptions {
   signal: AbortSignal;
 }
 
-export interface SourceCapabilities {
-  capture: boolean;
-  actions: readonly ActionKind[];
-  uiTree: boolean;
+export interface TreePort<State = unknown> {
+  /** The UI tree; `frame` is the target's latest frame (bounds come back in source space). */
+  uiTree(target: string, frame: StoredFrame<State>, options: UiTreeOptions): Promise<SourceUiNode[]>;
 }
 
-export interface Source {
-  readonly name: SourceName;
-  readonly capabilities: SourceCapabilities;
-  /** Never throws: an unavailable source says why and what to do. */
-  health(): Promise<SourceHealth>;
-  listTargets(signal: AbortSignal): Promise<TargetInfo[]>;
-  capture?(target: string, options: CaptureOptions): Promise<CapturedImage>;
-  /**
-   * Throws TARGET_NOT_FOUND when the frame's target is gone and FRAME_STALE when
-   * its size, rotation or document changed; returns a shift when it only moved.
-   */
-  checkFrame?(frame: StoredFrame, signal: AbortSignal): Promise<FrameCheck>;
-  perform?(action: SourceAction, signal: AbortSignal): Promise<ActionDetails>;
-  /**
-   * The source's UI tree. `frame` is the target's latest frame (bounds are returned
-   * in source space; the core maps them into that frame's image space).
-   */
-  uiTree?(target: string, frame: StoredFrame, options: UiTreeOptions): Promise<SourceUiNode[]>;
-  dispose?(): Promise<void>;
-}
+// ── history ────────────────────────────────────────────────────────────────────────────────
 
 export interface ScreenshotQuery {
   from?: Date;
@@ -151,29 +177,36 @@ export interface ProgressReport {
   total?: number;
 }
 
+export interface ArchivePageQuery {
+  before?: Date;
+  target?: string;
+  offset: number;
+  limit: number;
+}
+
 /**
- * A read-only history source (the ManicTime archive). It indexes its files into the
- * shared catalog (deterministic refs, external paths) and answers `list_screenshots`
- * for its own source; `get_screenshot` / `crop_screenshot` then work on its refs
- * through the shared code.
+ * A read-only history (the ManicTime archive). It indexes its files into the shared catalog
+ * (deterministic refs, external paths) and answers `list_screenshots` for its own source;
+ * `get_screenshot` and `crop_screenshot` then read its frames through `read`.
  */
-export interface ArchiveProvider {
-  readonly name: SourceName;
-  health(): Promise<SourceHealth>;
-  /** Incremental scan into the catalog; reports progress on long scans. */
+export interface HistoryPort {
+  /** Incremental scan; reports progress on long scans. */
   refresh(options: { signal: AbortSignal; onProgress?: (p: ProgressReport) => void }): Promise<void>;
   listScreenshots(query: ScreenshotQuery, signal: AbortSignal): Promise<ScreenshotList>;
   /**
    * Every screenshot before `before`, newest first, a page at a time (the dashboard's
    * timeline). The page's screenshots get catalog rows; `total` counts all before `before`.
    */
-  page?(query: ArchivePageQuery): { refs: string[]; total: number };
-  dispose?(): Promise<void>;
+  page(query: ArchivePageQuery): { refs: string[]; total: number };
+  /** The bytes of one of this archive's frames (its files are read in place, never copied). */
+  read(frame: FrameRecord, variant: FrameVariant, signal?: AbortSignal): Promise<{ data: Buffer; format: ImageFormat }>;
 }
 
-export interface ArchivePageQuery {
-  before?: Date;
-  target?: string;
-  offset: number;
-  limit: number;
+/** The part of the catalog an archive writes its rows to (the catalog implements it). */
+export interface ArchiveStore {
+  upsertArchiveFrames(rows: readonly ArchiveFrame[]): number;
+  replaceArchiveDay(day: string, rows: readonly ArchiveFrame[]): { changed: number; deleted: number };
+  getFrame(ref: string): FrameRecord | undefined;
+  listFrames(q: FrameListQuery): FrameRecord[];
+  countFrames(q?: FrameQuery): number;
 }

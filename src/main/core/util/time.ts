@@ -4,7 +4,7 @@
  * which is UTC. date-fns' parseISO has exactly those semantics.
  */
 import { format, isValid, parseISO } from 'date-fns';
-import { SightlineError } from '../../shared/errors.ts';
+import { SightlineError } from '../../../shared/errors.ts';
 
 export function parseTimeInput(value: string, field: string): Date {
   const d = parseISO(value.trim());

@@ -1,6 +1,7 @@
 /** How every image-returning tool answers: dual-audience image, resource link, frame descriptor. */
 import { estimateVisionTokens } from '../../image/fit.ts';
-import { frameDescriptor, type CaptureOutcome } from '../../index.ts';
+import { frameDescriptor } from '../../frames/descriptors.ts';
+import type { CaptureOutcome } from '../../ports.ts';
 import type { ToolResponse } from '../response.ts';
 
 export function screenshotUri(ref: string, variant?: 'thumbnail'): string {

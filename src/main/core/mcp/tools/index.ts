@@ -1,7 +1,7 @@
-/** The one registry of tools, sorted by name. */
+/** The core's own tools (every source's): a source's own tools come from its module. */
 import type { AnyTool } from '../tool.ts';
 import input from './input.ts';
 import screenshots from './screenshots.ts';
 import targets from './targets.ts';
 
-export const allTools: readonly AnyTool[] = ([...targets, ...input, ...screenshots] as AnyTool[]).sort((a, b) => a.name.localeCompare(b.name));
+export const coreTools: readonly AnyTool[] = [...targets, ...input, ...screenshots] as AnyTool[];

@@ -1,13 +1,12 @@
 /** Catalog tools, source-agnostic: list, get, crop. */
 import { z } from 'zod';
-import { SAMPLINGS, SOURCE_NAMES } from '../../../../shared/frame.ts';
+import { SAMPLINGS } from '../../../../shared/frame.ts';
 import { SightlineError } from '../../../../shared/errors.ts';
+import { frameDescriptor } from '../../frames/descriptors.ts';
 import { estimateVisionTokens } from '../../image/fit.ts';
 import { probe } from '../../image/pipeline.ts';
-import { frameDescriptor } from '../../index.ts';
-import { listScreenshots } from '../../screenshots.ts';
-import { parseTimeInput } from '../../time.ts';
-import { frameOutput, screenshotsOutput } from '../schemas.ts';
+import { parseTimeInput } from '../../util/time.ts';
+import { frameOutput, screenshotsOutput, sourceField } from '../schemas.ts';
 import { defineTool } from '../tool.ts';
 import { respondWithFrame, screenshotUri } from './frameResponse.ts';
 
@@ -16,8 +15,8 @@ const listScreenshotsTool = defineTool({
   title: 'List screenshots',
   description:
     'List stored frames (live captures, crops, pinned frames, the ManicTime archive) in a time window: metadata and refs only, no images. Then get_screenshot or crop_screenshot a ref.',
-  input: {
-    source: z.enum(SOURCE_NAMES).optional().describe('Only this source (manictime for the screenshot archive).'),
+  input: (c) => ({
+    source: sourceField(c.sources).optional().describe(`Only this source (${c.sources.join(' | ')}; ${c.archives.join(', ') || 'an archive'} for screenshot history).`),
     target: z.string().min(1).max(512).optional().describe('Only this target id.'),
     from: z.string().max(40).optional().describe('Window start: ISO-8601 date-time, or a date alone (local midnight).'),
     to: z.string().max(40).optional().describe('Window end (exclusive): ISO-8601 date-time, or a date alone (local midnight).'),
@@ -25,16 +24,16 @@ const listScreenshotsTool = defineTool({
     intervalSeconds: z.int().min(1).max(86_400).default(300).describe('Bucket size for interval sampling (default 300).'),
     max: z.int().min(1).max(200).default(20).describe('Strict maximum number of entries (default 20).'),
     pinned: z.boolean().optional().describe('true: only frames the user pinned for the agent.'),
-  },
+  }),
   output: screenshotsOutput,
   annotations: { readOnlyHint: true },
   async handle(ctx, args, res) {
     const from = args.from ? parseTimeInput(args.from, 'from') : undefined;
     const to = args.to ? parseTimeInput(args.to, 'to') : undefined;
-    if (from && to && from.getTime() >= to.getTime()) throw new SightlineError('INVALID_ARGUMENT', '"from" must be before "to".');
-    const sampling = args.sampling ?? (args.source === 'manictime' ? 'activity' : 'all');
-    if (args.source === 'manictime') await ctx.core.refreshArchive('manictime', ctx.signal, ctx.progress);
-    const list = await listScreenshots(ctx.core, args.source, { from, to, target: args.target, sampling, intervalSeconds: args.intervalSeconds, max: args.max, pinned: args.pinned }, ctx.signal);
+    if (from && to && from.getTime() >= to.getTime()) throw new SightlineError('INVALID_ARGUMENT', '"from" must be before "to".', 'Swap them, or widen the window.');
+    const archive = args.source !== undefined && ctx.sources.names('archive').includes(args.source);
+    const sampling = args.sampling ?? (archive ? 'activity' : 'all');
+    const list = await ctx.history.listScreenshots(args.source, { from, to, target: args.target, sampling, intervalSeconds: args.intervalSeconds, max: args.max, pinned: args.pinned }, ctx.signal, ctx.progress);
     const lines = list.screenshots.map((s) => `${s.ref}  ${s.displayLocalTime}  ${s.target ?? s.source}  ${s.width}×${s.height}${s.activity ? `  ${s.activity.app}${s.activity.document ? ` — ${s.activity.document}` : ''}` : ''}${s.pinned ? '  (pinned)' : ''}`);
     const head = list.screenshots.length ? `${list.screenshots.length} of ${list.matched ?? list.screenshots.length} matching frames:` : `No screenshots (${list.reason ?? 'UNKNOWN'}). ${list.remediation ?? ''}`;
     res.text([head, ...lines, ...(list.warnings ?? []).map((w) => `Warning: ${w}`)].join('\n'));
@@ -50,9 +49,9 @@ const getScreenshot = defineTool({
   output: frameOutput,
   annotations: { readOnlyHint: true },
   async handle(ctx, args, res) {
-    const frame = ctx.core.getFrame(args.ref);
-    // Archive frames show the model ManicTime's own thumbnail; live frames their stored model image.
-    const small = await ctx.core.catalog.readImage(frame.ref, frame.external ? 'thumbnail' : 'image');
+    const frame = ctx.frames.get(args.ref);
+    // Archive frames show the model the archive's own thumbnail; live frames their stored model image.
+    const small = await ctx.frames.read(frame.ref, frame.external ? 'thumbnail' : 'image');
     const shown = frame.external ? await probe({ kind: 'encoded', data: small.data }) : frame.image;
     const tokens = estimateVisionTokens(shown);
     res.text(
@@ -82,7 +81,7 @@ const cropScreenshot = defineTool({
   output: frameOutput,
   annotations: { readOnlyHint: true },
   async handle(ctx, args, res) {
-    const outcome = await ctx.core.crop(args);
+    const outcome = await ctx.frames.crop(args);
     respondWithFrame(res, outcome, 'Cropped');
   },
 });

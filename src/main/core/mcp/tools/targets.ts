@@ -1,7 +1,7 @@
 /** Live targets: list, capture, UI tree. */
 import { z } from 'zod';
 import { IMAGE_FORMATS } from '../../../../shared/frame.ts';
-import { frameOutput, liveSourceField, targetsOutput, uiTreeOutput } from '../schemas.ts';
+import { frameOutput, sourceField, targetsOutput, uiTreeOutput } from '../schemas.ts';
 import { defineTool } from '../tool.ts';
 import { respondWithFrame } from './frameResponse.ts';
 
@@ -9,11 +9,11 @@ const listTargets = defineTool({
   name: 'list_targets',
   title: 'List targets',
   description: 'List what can be captured and operated: desktop displays and windows, browser tabs, Android devices. Each has an id to pass as "target".',
-  input: { source: liveSourceField.optional().describe('Only this source (desktop | browser | android).') },
+  input: (c) => ({ source: sourceField(c.liveSources).optional().describe(`Only this source (${c.liveSources.join(' | ') || 'none registered'}).`) }),
   output: targetsOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle(ctx, args, res) {
-    const { targets, errors } = await ctx.core.listTargets(args.source, ctx.signal);
+    const { targets, errors } = await ctx.targets.list(args.source, ctx.signal);
     const lines = targets.map((t) => `${t.id}  ${t.kind}  ${JSON.stringify(t.title)}${t.state && t.state !== 'ok' ? `  [${t.state}${t.hint ? `: ${t.hint}` : ''}]` : ''}`);
     for (const e of errors) lines.push(`(${e.source} unavailable: ${e.code}: ${e.message}${e.hint ? ` Hint: ${e.hint}` : ''})`);
     res.text(lines.length ? lines.join('\n') : 'No targets. Check sightline://health for what each source needs.');
@@ -38,7 +38,7 @@ const capture = defineTool({
   output: frameOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle(ctx, args, res) {
-    const outcome = await ctx.core.capture({ ...args, signal: ctx.signal });
+    const outcome = await ctx.frames.capture({ ...args, signal: ctx.signal });
     respondWithFrame(res, outcome, 'Captured');
   },
 });
@@ -56,7 +56,7 @@ const getUiTree = defineTool({
   output: uiTreeOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle(ctx, args, res) {
-    const tree = await ctx.core.uiTree({ target: args.target, maxNodes: args.maxNodes, query: args.query, signal: ctx.signal });
+    const tree = await ctx.frames.uiTree({ target: args.target, maxNodes: args.maxNodes, query: args.query, signal: ctx.signal });
     const truncated = tree.nodes.length >= args.maxNodes;
     const lines = tree.nodes.map((n) => {
       const b = n.bounds;

@@ -8,7 +8,7 @@ import { connect as netConnect } from 'node:net';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Target } from 'puppeteer-core';
 import { SightlineError } from '../../../../shared/errors.ts';
-import type { Settings } from '../../settings.ts';
+import type { BrowserSettings } from './settings.ts';
 import {
   PROFILE_DIR_NAME,
   USUAL_DEBUG_PORTS,
@@ -31,7 +31,7 @@ const CONNECT_TIMEOUT_MS = 15_000;
 const PROBE_TIMEOUT_MS = 800;
 
 export interface ConnectionOptions {
-  settings: Settings['browser'];
+  settings: BrowserSettings;
   dataDir: string;
   env: NodeJS.ProcessEnv;
   /** Launch a browser when nothing answers (default true; never when browser.endpoint is set). */

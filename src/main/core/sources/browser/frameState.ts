@@ -2,40 +2,32 @@
  * What a browser frame remembers about its tab (stored with the frame as JSON) and the pure
  * rules for when it is stale and where its points are. Tested in tests/unit/browser.
  */
+import { z } from 'zod';
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { Point, Rect, Size } from '../../../../shared/frame.ts';
 
-export interface BrowserFrameState {
+const size = z.object({ width: z.number().finite(), height: z.number().finite() });
+const point = z.object({ x: z.number().finite(), y: z.number().finite() });
+
+/** What a browser frame remembers about its tab; the core validates stored frames with it. */
+export const browserFrameState = z.object({
   /** CDP loader id of the main frame's document: a new document gets a new one. */
-  loaderId: string;
-  url: string;
+  loaderId: z.string(),
+  url: z.string(),
   /** Layout viewport in CSS px, scrollbars included. */
-  viewport: Size;
-  dpr: number;
+  viewport: size,
+  dpr: z.number().finite(),
   /** Scroll position at capture time (CSS px). */
-  scroll: Point;
+  scroll: point,
   /** Full-page frames are in document coordinates; viewport frames in viewport coordinates. */
-  fullPage: boolean;
-}
-
-function isNum(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
-}
-
-function isSize(v: unknown): v is Size {
-  return typeof v === 'object' && v !== null && isNum((v as Size).width) && isNum((v as Size).height);
-}
-
-function isPoint(v: unknown): v is Point {
-  return typeof v === 'object' && v !== null && isNum((v as Point).x) && isNum((v as Point).y);
-}
+  fullPage: z.boolean().default(false),
+});
+export type BrowserFrameState = z.output<typeof browserFrameState>;
 
 /** The browser state of a stored frame; undefined for a frame this source did not make. */
-export function readState(state: Record<string, unknown> | undefined): BrowserFrameState | undefined {
-  if (!state) return undefined;
-  const { loaderId, url, viewport, dpr, scroll, fullPage } = state;
-  if (typeof loaderId !== 'string' || typeof url !== 'string' || !isSize(viewport) || !isNum(dpr) || !isPoint(scroll)) return undefined;
-  return { loaderId, url, viewport, dpr, scroll, fullPage: fullPage === true };
+export function readState(state: unknown): BrowserFrameState | undefined {
+  const r = browserFrameState.safeParse(state);
+  return r.success ? r.data : undefined;
 }
 
 /**

@@ -4,9 +4,10 @@
  * any machine.
  */
 import type { HealthCheck, SourceHealth } from '../../../../shared/frame.ts';
+import type { PermissionState } from '../module.ts';
 
+export type { PermissionState };
 export type DisplayServer = 'x11' | 'xwayland' | 'wayland' | 'none' | 'quartz' | 'win32';
-export type PermissionState = 'granted' | 'denied' | 'unknown';
 
 export interface DesktopFacts {
   platform: NodeJS.Platform;

@@ -6,7 +6,7 @@
  * both monitors of an instant come back together, each as its own entry; only a
  * single moment larger than `max` is cut. `max` is strict.
  */
-import { spreadEvenly } from '../../sampling.ts';
+import { spreadEvenly } from '../../util/sampling.ts';
 
 
 export interface Timed {

@@ -1,0 +1,66 @@
+/** The activity log: every agent action, refused ones included, with its before and after frames. */
+import type { ActivityEntry, ActivityQuery } from '../../../shared/api.ts';
+import type { CatalogContext } from './context.ts';
+import { toActivity, type ActivityRow, type Params } from './rows.ts';
+
+export class ActivityLog {
+  readonly #c: CatalogContext;
+
+  constructor(context: CatalogContext) {
+    this.#c = context;
+  }
+
+  append(e: Omit<ActivityEntry, 'id'>): ActivityEntry {
+    const info = this.#c.stmt.insertActivity.run({
+      at: e.at,
+      tool: e.tool,
+      source: e.source ?? null,
+      target: e.target ?? null,
+      result: e.result,
+      message: e.message ?? null,
+      image_x: e.imagePoint?.x ?? null,
+      image_y: e.imagePoint?.y ?? null,
+      source_x: e.sourcePoint?.x ?? null,
+      source_y: e.sourcePoint?.y ?? null,
+      frame_ref: e.frameRef ?? null,
+      after_ref: e.afterRef ?? null,
+      duration_ms: e.durationMs,
+      params: e.params ? JSON.stringify(e.params) : null,
+      client: e.client ?? null,
+    });
+    const entry: ActivityEntry = { ...e, id: Number(info.lastInsertRowid) };
+    this.#c.events.emit('activity', entry);
+    return entry;
+  }
+
+  /**
+   * Name `ref` as the "after" frame of the target's successful actions logged since `sinceIso`
+   * (the target's previous capture) that have none yet. Returns how many entries it linked.
+   */
+  linkAfterFrame(target: string, ref: string, sinceIso: string): number {
+    return this.#c.stmt.linkAfter.run(ref, target, sinceIso).changes;
+  }
+
+  /** Newest first; `before` is an entry id (paging). Default limit 100, at most 1000. */
+  list(q: ActivityQuery = {}): ActivityEntry[] {
+    const conds: string[] = [];
+    const params: Params = { limit: Math.min(Math.max(1, Math.floor(q.limit ?? 100)), 1000) };
+    if (q.tool !== undefined) {
+      conds.push('tool = @tool');
+      params.tool = q.tool;
+    }
+    if (q.target !== undefined) {
+      conds.push('target = @target');
+      params.target = q.target;
+    }
+    if (q.result === 'ok') conds.push("result = 'ok'");
+    else if (q.result === 'error') conds.push("result <> 'ok'");
+    if (q.before !== undefined) {
+      conds.push('id < @before');
+      params.before = q.before;
+    }
+    const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
+    const rows = this.#c.query(`SELECT * FROM activity ${where} ORDER BY id DESC LIMIT @limit`).all(params) as ActivityRow[];
+    return rows.map(toActivity);
+  }
+}

@@ -1,0 +1,74 @@
+/** The catalog's prepared statements, made once per database. */
+import type Database from 'better-sqlite3';
+import { FRAME_COLUMNS, type FrameRow, type Params } from './rows.ts';
+
+export interface RetentionRow {
+  ref: string;
+  files: string;
+  thumb: string | null;
+  disk_bytes: number;
+}
+
+export function prepareStatements(db: Database.Database) {
+  const subtree = (seed: string) => `
+    WITH RECURSIVE doomed(ref) AS (
+      ${seed}
+      UNION
+      SELECT f.ref FROM frames f JOIN doomed d ON f.parent_ref = d.ref WHERE f.pinned = 0 AND f.external = 0
+    )
+    SELECT f.ref, f.files, f.thumb, f.disk_bytes FROM frames f JOIN doomed USING (ref)`;
+  return {
+    exists: db.prepare<[string], { 1: number }>('SELECT 1 FROM frames WHERE ref = ?'),
+    get: db.prepare<[string], FrameRow>(`SELECT ${FRAME_COLUMNS} FROM frames WHERE ref = ?`),
+    latestRoot: db.prepare<[string, string], FrameRow>(
+      `SELECT ${FRAME_COLUMNS} FROM frames WHERE target = ? AND source = ? AND parent_ref IS NULL ORDER BY captured_at DESC, rowid DESC LIMIT 1`,
+    ),
+    latestAny: db.prepare<[string, string], FrameRow>(`SELECT ${FRAME_COLUMNS} FROM frames WHERE target = ? AND source = ? ORDER BY captured_at DESC, rowid DESC LIMIT 1`),
+    insert: db.prepare<[Params]>(`
+      INSERT INTO frames (ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, dpi, monitor,
+                          parent_ref, format, bytes, files, state, external, archive_day, disk_bytes)
+      VALUES (@ref, @source, @target, @captured_at, @captured_at_iso, @image_w, @image_h, @source_w, @source_h, @origin_x, @origin_y, @scale, @dpi, @monitor,
+              @parent_ref, @format, @bytes, @files, @state, @external, @archive_day, @disk_bytes)`),
+    // An unchanged row is not rewritten (changes() stays 0), so a rescan reports only what moved.
+    // A ref already used by one of Sightline's own frames is left alone.
+    upsertArchive: db.prepare<[Params]>(`
+      INSERT INTO frames (ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, dpi, monitor,
+                          parent_ref, format, bytes, files, state, external, archive_day, disk_bytes)
+      VALUES (@ref, @source, @target, @captured_at, @captured_at_iso, @image_w, @image_h, @source_w, @source_h, @origin_x, @origin_y, @scale, @dpi, @monitor,
+              NULL, @format, @bytes, @files, @state, 1, @archive_day, 0)
+      ON CONFLICT (ref) DO UPDATE SET
+        source = excluded.source, target = excluded.target, captured_at = excluded.captured_at, captured_at_iso = excluded.captured_at_iso,
+        image_w = excluded.image_w, image_h = excluded.image_h, source_w = excluded.source_w, source_h = excluded.source_h,
+        origin_x = excluded.origin_x, origin_y = excluded.origin_y, scale = excluded.scale, dpi = excluded.dpi, monitor = excluded.monitor,
+        format = excluded.format, bytes = excluded.bytes, files = excluded.files, state = excluded.state, archive_day = excluded.archive_day,
+        -- a cached thumbnail of another file is stale; sweep() removes its orphaned file
+        thumb = CASE WHEN frames.files = excluded.files THEN frames.thumb ELSE NULL END,
+        disk_bytes = CASE WHEN frames.files = excluded.files THEN frames.disk_bytes ELSE 0 END
+      WHERE frames.external = 1 AND (
+        frames.source, frames.target, frames.captured_at, frames.captured_at_iso, frames.image_w, frames.image_h, frames.source_w, frames.source_h,
+        frames.origin_x, frames.origin_y, frames.scale, frames.dpi, frames.monitor, frames.format, frames.bytes, frames.files, frames.state, frames.archive_day
+      ) IS NOT (
+        excluded.source, excluded.target, excluded.captured_at, excluded.captured_at_iso, excluded.image_w, excluded.image_h, excluded.source_w, excluded.source_h,
+        excluded.origin_x, excluded.origin_y, excluded.scale, excluded.dpi, excluded.monitor, excluded.format, excluded.bytes, excluded.files, excluded.state, excluded.archive_day
+      )`),
+    archiveDayGone: db.prepare<[string, string], { ref: string; thumb: string | null }>(
+      'SELECT ref, thumb FROM frames WHERE archive_day = ? AND external = 1 AND ref NOT IN (SELECT value FROM json_each(?))',
+    ),
+    deleteFrame: db.prepare<[string]>('DELETE FROM frames WHERE ref = ?'),
+    setPinned: db.prepare<[number, string]>('UPDATE frames SET pinned = ? WHERE ref = ?'),
+    setAnnotation: db.prepare<[string | null, string]>('UPDATE frames SET annotation = ? WHERE ref = ?'),
+    setFull: db.prepare<[string, number, string, string]>('UPDATE frames SET files = ?, disk_bytes = disk_bytes + ? WHERE ref = ? AND files = ?'),
+    setThumb: db.prepare<[string, number, string]>('UPDATE frames SET thumb = ?, disk_bytes = disk_bytes + ? WHERE ref = ? AND thumb IS NULL'),
+    expiredWithCrops: db.prepare<[number], RetentionRow>(subtree('SELECT ref FROM frames WHERE external = 0 AND pinned = 0 AND captured_at < ?')),
+    withCrops: db.prepare<[string], RetentionRow>(subtree('SELECT ?')),
+    // Own frames only: archive rows cannot be deleted to make room.
+    totalBytes: db.prepare('SELECT sum(disk_bytes) AS n FROM frames WHERE external = 0'),
+    oldestOwn: db.prepare<[], { ref: string }>('SELECT ref FROM frames WHERE external = 0 AND pinned = 0 ORDER BY captured_at ASC, rowid ASC'),
+    linkAfter: db.prepare<[string, string, string]>("UPDATE activity SET after_ref = ? WHERE target = ? AND after_ref IS NULL AND result = 'ok' AND at > ?"),
+    insertActivity: db.prepare<[Params]>(`
+      INSERT INTO activity (at, tool, source, target, result, message, image_x, image_y, source_x, source_y, frame_ref, after_ref, duration_ms, params, client)
+      VALUES (@at, @tool, @source, @target, @result, @message, @image_x, @image_y, @source_x, @source_y, @frame_ref, @after_ref, @duration_ms, @params, @client)`),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;

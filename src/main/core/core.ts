@@ -1,0 +1,144 @@
+/**
+ * The composition root: builds the core's parts and wires them. Plain Node, never imports
+ * electron; the CLI, the HTTP server and the Electron app all run it. Nothing here does work of
+ * its own: tools and routes are handed the narrow ports (ports.ts) the parts implement.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import type { StatusInfo } from '../../shared/api.ts';
+import type { SettingsPatch } from '../../shared/settings.ts';
+import { ActionGate } from './actions/gate.ts';
+import type { ActivityLog } from './catalog/activity.ts';
+import { Catalog } from './catalog/catalog.ts';
+import type { RetentionResult } from './catalog/types.ts';
+import type { CoreBus, CoreEvents } from './events.ts';
+import { FrameService } from './frames/frameService.ts';
+import { History } from './frames/history.ts';
+import { SettingsStore } from './settings/store.ts';
+import { BUILTIN_SOURCES } from './sources/builtin.ts';
+import type { AnySourceModule, HostFacts } from './sources/module.ts';
+import { SourceRegistry, historyOf } from './sources/registry.ts';
+import { TargetService } from './targets.ts';
+import { VERSION } from './version.ts';
+
+export interface CoreOptions {
+  dataDir: string;
+  /** Flag-level settings (win over env and the file). */
+  settings?: SettingsPatch;
+  env?: NodeJS.ProcessEnv;
+  /** The sources to register (default: the built-in ones). */
+  modules?: readonly AnySourceModule[];
+  /** What the host app knows about the OS (macOS permissions from Electron). */
+  host?: HostFacts;
+  log?: (line: string) => void;
+}
+
+export interface Core {
+  readonly dataDir: string;
+  readonly version: string;
+  readonly events: CoreBus;
+  readonly settings: SettingsStore;
+  readonly catalog: Catalog;
+  readonly sources: SourceRegistry;
+  readonly frames: FrameService;
+  readonly actions: ActionGate;
+  readonly targets: TargetService;
+  readonly history: History;
+  readonly activity: ActivityLog;
+  status(): Promise<StatusInfo>;
+  /** An MCP session opened (+1) or closed (−1). */
+  clientConnected(delta: 1 | -1): void;
+  setPaused(paused: boolean): void;
+  /** Apply retention now (also run on start and hourly by startMaintenance). */
+  applyRetention(): RetentionResult;
+  /**
+   * Housekeeping for a long-running process: retention now and hourly, source health soon and
+   * every 30 s (tool lists follow sources that come and go). Returns a stop function.
+   */
+  startMaintenance(log: (line: string) => void): () => void;
+  close(): Promise<void>;
+}
+
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const { dataDir } = options;
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const modules = options.modules ?? BUILTIN_SOURCES;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const settings = SettingsStore.load(dataDir, modules, { env, overrides: options.settings });
+  const catalog = Catalog.open(dataDir);
+  // Files an interrupted write left behind (a crash between rename and row).
+  void catalog.retention.sweep().catch(() => undefined);
+  const events: CoreBus = new EventEmitter<CoreEvents>();
+  const sources = new SourceRegistry(modules, settings, { dataDir, env, archive: catalog.archive, host: options.host ?? {} });
+  // Archive frames are read through their source (its files are read in place, never copied).
+  catalog.frames.setExternalReader(async (rec, variant) => historyOf(await sources.get(rec.source)).read(rec, variant));
+  const frames = new FrameService({ catalog, sources, settings, events, log });
+  const actions = new ActionGate({ catalog, sources, settings, uiTrees: frames.uiTrees });
+  const targets = new TargetService(sources);
+  const history = new History({ catalog, sources, settings, events });
+
+  catalog.on('frame', (f) => events.emit('frame', f));
+  catalog.on('frame-updated', (f) => events.emit('frame-updated', f));
+  catalog.on('activity', (a) => events.emit('activity', a));
+  sources.onChange(() => {
+    events.emit('tools-changed');
+    events.emit('status');
+  });
+  settings.on('change', (next) => {
+    events.emit('settings', next);
+    events.emit('status');
+  });
+
+  let clients = 0;
+  let closed = false;
+  const applyRetention = (): RetentionResult => catalog.retention.apply(settings.values().retention);
+  return {
+    dataDir,
+    version: VERSION,
+    events,
+    settings,
+    catalog,
+    sources,
+    frames,
+    actions,
+    targets,
+    history,
+    activity: catalog.activity,
+    async status() {
+      const v = settings.values();
+      return { version: VERSION, paused: v.input.paused, readOnly: v.input.readOnly, clients, platform: process.platform, dataDir, sources: await sources.health() };
+    },
+    clientConnected(delta) {
+      clients = Math.max(0, clients + delta);
+      events.emit('status');
+    },
+    setPaused(paused) {
+      settings.update({ input: { paused } });
+    },
+    applyRetention,
+    startMaintenance(say) {
+      const retention = (): void => {
+        try {
+          applyRetention();
+        } catch (e) {
+          say(`[sightline] retention: ${(e as Error).message}`);
+        }
+      };
+      const health = (): void => void sources.health().catch(() => undefined);
+      retention();
+      // The first health check waits a moment: clients get `initialize` and `tools/list`
+      // answered before any source is loaded or probed.
+      const timers = [setTimeout(health, 200), setInterval(retention, 3600_000), setInterval(health, 30_000)];
+      for (const t of timers) t.unref();
+      return () => timers.forEach((t) => clearTimeout(t));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await frames.settle();
+      await sources.dispose();
+      catalog.close();
+    },
+  };
+}

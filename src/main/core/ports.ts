@@ -1,0 +1,156 @@
+/**
+ * The narrow interfaces the core's services offer to the MCP tools and the dashboard API.
+ * A tool or a route is handed these, never the composition root: it can reach only what its
+ * port says (see docs/architecture.md). The services implement them (frames/, actions/, …).
+ */
+import type { ActivityEntry, ActivityQuery, StatusInfo, TargetsResult } from '../../shared/api.ts';
+import type { ImageFormat, Point, ScreenshotList, SourceName, UiNode } from '../../shared/frame.ts';
+import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
+import type { SourceInfo } from '../../shared/sources.ts';
+import type { FrameListQuery, FrameQuery, FrameRecord, FrameVariant } from './catalog/types.ts';
+import type { CropUnits } from './image/mapping.ts';
+import type { ActionKind, Modifier, MouseButton, ProgressReport, ScreenshotQuery, ScrollAlign, Source } from './sources/source.ts';
+
+// ── frames ─────────────────────────────────────────────────────────────────────────────────
+
+export interface CaptureParams {
+  target: string;
+  maxDimension?: number;
+  format?: ImageFormat;
+  quality?: number;
+  raw?: boolean;
+  fullPage?: boolean;
+  scrollOffset?: Point;
+  signal?: AbortSignal;
+}
+
+export interface CaptureOutcome {
+  frame: FrameRecord;
+  /** The model image as stored (already in memory: no re-read). */
+  image: { data: Buffer; format: ImageFormat };
+  warnings: string[];
+}
+
+export interface CropParams {
+  ref: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  coordinateUnits?: CropUnits;
+  maxDimension?: number;
+  format?: ImageFormat;
+  quality?: number;
+}
+
+export interface UiTreeParams {
+  target: string;
+  maxNodes: number;
+  query?: string;
+  signal: AbortSignal;
+}
+
+export interface FramesPort {
+  capture(p: CaptureParams): Promise<CaptureOutcome>;
+  crop(p: CropParams): Promise<CaptureOutcome>;
+  /** The frame, or FRAME_NOT_FOUND with a hint. */
+  get(ref: string): FrameRecord;
+  find(ref: string): FrameRecord | undefined;
+  read(ref: string, variant: FrameVariant): Promise<{ data: Buffer; format: ImageFormat }>;
+  list(q: FrameListQuery): FrameRecord[];
+  count(q?: FrameQuery): number;
+  /** The target's UI tree, boxes in image pixels of its latest frame (captured now if it has none). */
+  uiTree(p: UiTreeParams): Promise<{ frameRef: string; nodes: UiNode[] }>;
+  /** Pin or unpin a frame for agents (listed by list_screenshots pinned:true and as resources). */
+  setPinned(ref: string, pinned: boolean, annotation?: string | null): FrameRecord;
+}
+
+// ── actions ────────────────────────────────────────────────────────────────────────────────
+
+/** What an action tool asks for, in the agent's (image) coordinates. */
+export interface ActionRequest {
+  tool: ActionKind;
+  target?: string;
+  ref?: string;
+  x?: number;
+  y?: number;
+  node?: string;
+  // click
+  button?: MouseButton;
+  clicks?: number;
+  modifiers?: Modifier[];
+  holdMs?: number;
+  // type_text / press_key
+  text?: string;
+  key?: string;
+  // scroll / swipe
+  deltaX?: number;
+  deltaY?: number;
+  toX?: number;
+  toY?: number;
+  durationMs?: number;
+  // scroll_into_view
+  block?: ScrollAlign;
+  inline?: ScrollAlign;
+  /** A source's own action (`<source>:<verb>`): its parameters, passed on as they are. */
+  params?: Record<string, unknown>;
+}
+
+export interface ActionResult {
+  ok: true;
+  target: string;
+  imagePoint?: Point;
+  sourcePoint?: Point;
+  frameRef?: string;
+  note?: string;
+  /** What the source reported beyond the note (a source's own action returns its answer here). */
+  details?: Record<string, unknown>;
+}
+
+export interface ActionsPort {
+  act(req: ActionRequest, opts: { client?: string; signal: AbortSignal }): Promise<ActionResult>;
+}
+
+// ── targets, sources, history ───────────────────────────────────────────────────────────────
+
+export interface TargetsPort {
+  list(source?: SourceName, signal?: AbortSignal): Promise<TargetsResult>;
+}
+
+export interface SourcesPort {
+  /** Registered sources, for tool schemas and the dashboard. */
+  info(): SourceInfo[];
+  names(kind?: 'live' | 'archive'): string[];
+  isEnabled(name: SourceName): boolean;
+  /** The source behind a target id, or an error that says why it is unreachable. */
+  forTarget(target: string): Promise<Source>;
+  /** A source by name (created on first use). */
+  get(name: SourceName): Promise<Source>;
+  /** Run an action a source offers the human in Setup (e.g. launch a browser). */
+  runAction(name: SourceName, action: string): Promise<{ target?: string; message?: string }>;
+}
+
+export interface HistoryService {
+  listScreenshots(source: SourceName | undefined, q: ScreenshotQuery, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<ScreenshotList>;
+  /** Bring an archive's index up to date, reporting progress to the caller and the dashboard. */
+  refreshArchive(name: SourceName, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<void>;
+  /** Newest-first pages of an archive, for the timeline (undefined: not an archive). */
+  archivePage(name: SourceName, q: { before?: Date; target?: string; offset: number; limit: number }, signal: AbortSignal): Promise<{ frames: FrameRecord[]; total: number } | undefined>;
+}
+
+// ── the human's side ───────────────────────────────────────────────────────────────────────
+
+export interface SettingsPort {
+  values(): SettingsValues;
+  file(): SettingsPatch;
+  /** Validate a partial settings object, write settings.json atomically, apply. Bad input changes nothing. */
+  update(patch: SettingsPatch): SettingsValues;
+}
+
+export interface StatusPort {
+  status(): Promise<StatusInfo>;
+}
+
+export interface ActivityPort {
+  list(q: ActivityQuery): ActivityEntry[];
+}

@@ -1,0 +1,93 @@
+/**
+ * The settings of the moment: `settings.json` in the data directory, overridden by environment
+ * variables, overridden by flags, validated by the schema composed from the registered modules.
+ * Updates are validated before anything is written, written atomically, then applied; listeners
+ * hear every change with the settings before and after.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SightlineError } from '../../../shared/errors.ts';
+import type { SettingsPatch, SettingsValues } from '../../../shared/settings.ts';
+import type { AnySourceModule } from '../sources/module.ts';
+import { SETTINGS_FILE, buildSettingsSchema, envOverrides, mergeSettings, parseWith, type SettingsSchema } from './schema.ts';
+
+export interface SettingsOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Flag-level overrides (win over env and the file). */
+  overrides?: SettingsPatch;
+}
+
+export class SettingsStore extends EventEmitter<{ change: [next: SettingsValues, previous: SettingsValues] }> {
+  readonly dataDir: string;
+  readonly #schema: SettingsSchema;
+  readonly #env: SettingsPatch;
+  readonly #overrides: SettingsPatch;
+  #values: SettingsValues;
+  #file: SettingsPatch;
+
+  /** Read `settings.json` (absent = defaults), apply env and flag overrides, validate. */
+  static load(dataDir: string, modules: readonly AnySourceModule[], options: SettingsOptions = {}): SettingsStore {
+    return new SettingsStore(dataDir, buildSettingsSchema(modules), envOverrides(modules, options.env ?? process.env), options.overrides ?? {});
+  }
+
+  private constructor(dataDir: string, schema: SettingsSchema, env: SettingsPatch, overrides: SettingsPatch) {
+    super();
+    this.dataDir = dataDir;
+    this.#schema = schema;
+    this.#env = env;
+    this.#overrides = overrides;
+    const path = join(dataDir, SETTINGS_FILE);
+    let file: unknown = {};
+    try {
+      file = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err.code !== 'ENOENT') {
+        throw new SightlineError('SETTINGS_INVALID', `${path} is not valid JSON (${err.message}).`, 'Fix the file or delete it to use defaults.');
+      }
+    }
+    parseWith(schema, file, path);
+    this.#file = file as SettingsPatch;
+    this.#values = this.#effective(this.#file, path);
+  }
+
+  values(): SettingsValues {
+    return this.#values;
+  }
+
+  /** What the file alone holds (what the dashboard edits and writes back). */
+  file(): SettingsPatch {
+    return this.#file;
+  }
+
+  /** A source's own section. */
+  section<C>(name: string): C {
+    return this.#values[name] as C;
+  }
+
+  isEnabled(source: string): boolean {
+    return this.#values.sources[source]?.enabled ?? false;
+  }
+
+  /** Validate a partial settings object, write settings.json atomically, apply. Bad input changes nothing. */
+  update(patch: SettingsPatch): SettingsValues {
+    const file = mergeSettings(this.#file, patch);
+    parseWith(this.#schema, file, SETTINGS_FILE);
+    const next = this.#effective(file);
+    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
+    const path = join(this.dataDir, SETTINGS_FILE);
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, path);
+    const previous = this.#values;
+    this.#file = file;
+    this.#values = next;
+    this.emit('change', next, previous);
+    return next;
+  }
+
+  #effective(file: SettingsPatch, where?: string): SettingsValues {
+    return parseWith(this.#schema, mergeSettings(mergeSettings(file, this.#env), this.#overrides), where);
+  }
+}

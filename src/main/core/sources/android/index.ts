@@ -1,1 +1,0 @@
-export { createAndroidSource, type AndroidSourceOptions } from './androidSource.ts';

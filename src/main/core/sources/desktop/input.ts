@@ -1,0 +1,231 @@
+/**
+ * Input to windows and displays: nut-js moves the mouse and presses keys; on X11, xdotool types
+ * text exactly (nut-js' type() loses Shift on symbols and drops non-ASCII there) and raises
+ * windows. Every input is serialised (there is one mouse) and preceded by the window checks of
+ * seed 004: it exists, its bounds are sane, it is focused, the point lies inside it.
+ */
+import { Mutex } from 'async-mutex';
+import { SightlineError } from '../../../../shared/errors.ts';
+import type { Point, Rect } from '../../../../shared/frame.ts';
+import type { ActionDetails, InputPort, Modifier, SourceAction } from '../source.ts';
+import { MAC_ACCESSIBILITY } from './environment.ts';
+import { keyName, parseCombo } from './keys.ts';
+import type { DesktopFrameState } from './screen.ts';
+import { allWindows, boundsOf, get, inside, parseDesktopTarget, saneBounds, sleep, windowInfo, type DesktopSession, type Nut } from './session.ts';
+import { X11Typist, normaliseTypedText } from './x11Keymap.ts';
+
+/** The seed-004 rule: input lands inside the target, or not at all. */
+function checkPoint(action: SourceAction, bounds: Rect): void {
+  const point = 'point' in action ? action.point : undefined;
+  if (point && !inside(bounds, point)) {
+    throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) is outside ${action.target} (${bounds.x},${bounds.y} ${bounds.width}×${bounds.height}).`, 'Capture again and use a point inside the window.');
+  }
+}
+
+export class DesktopInput implements InputPort<DesktopFrameState> {
+  readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'focus_window'] as const;
+  readonly #s: DesktopSession;
+  readonly #input = new Mutex();
+  #typist: X11Typist | undefined;
+
+  constructor(session: DesktopSession) {
+    this.#s = session;
+  }
+
+  async perform(action: SourceAction<DesktopFrameState>, signal: AbortSignal): Promise<ActionDetails> {
+    const facts = this.#s.assertReachable();
+    if (facts.platform === 'darwin' && facts.accessibility === 'denied') {
+      throw new SightlineError('PERMISSION_DENIED', 'Sightline may not send input: the Accessibility permission is not granted.', `Allow Sightline in ${MAC_ACCESSIBILITY}.`);
+    }
+    return this.#input.runExclusive(async () => {
+      const t = parseDesktopTarget(action.target);
+      let bounds: Rect | undefined;
+      let note: string | undefined;
+      if (t.kind === 'window') {
+        const w = await this.#s.window(t.id);
+        bounds = boundsOf(w);
+        if (!saneBounds(bounds)) throw new SightlineError('FRAME_STALE', `${action.target} has no usable bounds (${bounds.width}×${bounds.height}).`, 'Restore the window and capture again.');
+        if (action.kind === 'focus_window') return { note: await this.#focus(t.id, bounds, signal) };
+        checkPoint(action, bounds);
+        const point = 'point' in action ? action.point : undefined;
+        if (point && !(await this.#s.onSomeDisplay(point))) {
+          // The window moved partly off the desktop since the frame: that part cannot be clicked.
+          throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) of ${action.target} is off-screen now.`, 'Move the window back on screen (or focus_window), capture again and use a visible point.');
+        }
+        // Focusing may click: only once the action is known to be allowed.
+        if (!get(() => w.isFocused())) note = await this.#focus(t.id, bounds, signal);
+      } else if (action.kind === 'focus_window') {
+        throw new SightlineError('INVALID_ARGUMENT', 'focus_window takes a window, not a display.', 'Use a desktop:window:… id.');
+      } else {
+        bounds = boundsOf(await this.#s.monitor(t.id));
+        checkPoint(action, bounds);
+      }
+      await this.#do(action, bounds, signal);
+      return note ? { note } : {};
+    });
+  }
+
+  async #do(action: SourceAction, bounds: Rect, signal: AbortSignal): Promise<void> {
+    const nut = await this.#s.loadNut();
+    const at = (p: Point): InstanceType<Nut['Point']> => new nut.Point(Math.round(p.x), Math.round(p.y));
+    switch (action.kind) {
+      case 'click': {
+        await nut.mouse.setPosition(at(action.point));
+        const button = action.button === 'right' ? nut.Button.RIGHT : action.button === 'middle' ? nut.Button.MIDDLE : nut.Button.LEFT;
+        const mods = this.#modifierKeys(nut, action.modifiers);
+        if (mods.length) await nut.keyboard.pressKey(...mods);
+        try {
+          if (action.holdMs) {
+            await nut.mouse.pressButton(button);
+            await sleep(action.holdMs);
+            await nut.mouse.releaseButton(button);
+          } else if (action.clicks === 2) {
+            await nut.mouse.doubleClick(button);
+          } else {
+            for (let i = 0; i < action.clicks; i++) await nut.mouse.click(button);
+          }
+        } finally {
+          if (mods.length) await nut.keyboard.releaseKey(...mods.reverse());
+        }
+        return;
+      }
+      case 'type_text':
+        if (action.point) {
+          await nut.mouse.setPosition(at(action.point));
+          await nut.mouse.click(nut.Button.LEFT);
+        }
+        await this.#type(nut, action.text, signal);
+        return;
+      case 'press_key': {
+        const keys = parseCombo(action.key, knownKeys(nut), this.#s.platform).map((k) => nut.Key[k as keyof typeof nut.Key]);
+        try {
+          await nut.keyboard.pressKey(...keys);
+        } finally {
+          await nut.keyboard.releaseKey(...keys.reverse());
+        }
+        return;
+      }
+      case 'scroll': {
+        await nut.mouse.setPosition(at(action.point ?? { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 }));
+        // Wheel notches: about 100 source units each (a line or three, as desktops scroll).
+        const notches = (d: number): number => (d === 0 ? 0 : Math.max(1, Math.round(Math.abs(d) / 100)));
+        if (action.deltaY > 0) await nut.mouse.scrollDown(notches(action.deltaY));
+        if (action.deltaY < 0) await nut.mouse.scrollUp(notches(action.deltaY));
+        if (action.deltaX > 0) await nut.mouse.scrollRight(notches(action.deltaX));
+        if (action.deltaX < 0) await nut.mouse.scrollLeft(notches(action.deltaX));
+        return;
+      }
+      default:
+        throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported by the desktop source.`);
+    }
+  }
+
+  #modifierKeys(nut: Nut, modifiers: readonly Modifier[]): Nut['Key'][keyof Nut['Key']][] {
+    return modifiers.map((m) => nut.Key[keyName(m, knownKeys(nut), this.#s.platform) as keyof typeof nut.Key]);
+  }
+
+  /**
+   * Exact text. X11: xdotool with a UTF-8 locale, after binding every character missing
+   * from the keymap to a spare keycode (x11Keymap.ts says why); without xmodmap, xdotool
+   * binds them itself, slowly. Elsewhere nut-js, whose type() sends Unicode input there.
+   */
+  async #type(nut: Nut, text: string, signal: AbortSignal): Promise<void> {
+    if (this.#s.platform === 'linux') {
+      if (!this.#s.which('xdotool')) {
+        if (/^[a-z0-9 \t\n.,\-=/;'[\]\\`]*$/.test(text)) return void (await nut.keyboard.type(text));
+        throw new SightlineError('UNSUPPORTED', 'Typing symbols, capitals or non-ASCII text exactly needs xdotool on X11.', 'Install it (sudo apt install xdotool) or type simpler text.');
+      }
+      if (this.#s.which('xmodmap')) {
+        this.#typist ??= new X11Typist((cmd, args, timeout, sig) => this.#s.run(cmd, args, sig, timeout));
+        await this.#typist.type(text, signal);
+        return;
+      }
+      for (const run of typingRuns(normaliseTypedText(text))) {
+        await this.#s.xdotool(['type', '--clearmodifiers', '--delay', String(run.delayMs), '--', run.text], signal, 5_000 + run.text.length * (run.delayMs + 20));
+      }
+      return;
+    }
+    await nut.keyboard.type(normaliseTypedText(text));
+  }
+
+  async #focus(id: number, bounds: Rect, signal: AbortSignal): Promise<string> {
+    const focused = async (): Promise<boolean> => {
+      for (let i = 0; i < 10; i++) {
+        const w = await this.#s.window(id).catch(() => undefined);
+        if (w && get(() => w.isFocused())) return true;
+        await sleep(30);
+      }
+      return false;
+    };
+    if (this.#s.platform === 'linux' && this.#s.which('xdotool')) {
+      try {
+        await this.#s.xdotool(['windowactivate', '--sync', String(id)], signal, 3000);
+        if (await focused()) return 'raised and focused the window';
+      } catch {
+        // The window manager refused: fall back below.
+      }
+    }
+    if (this.#s.platform === 'linux') {
+      // libnut raises and focuses an X11 client window by the id node-screenshots gives (checked under openbox).
+      const nut = await this.#s.loadNut();
+      const raised = await nut.providerRegistry.getWindow().focusWindow(id).catch(() => false);
+      if (raised && (await focused())) return 'raised and focused the window (nut-js)';
+    } else {
+      const nut = await this.#s.loadNut();
+      for (const w of await nut.getWindows()) {
+        const r = await w.getRegion().catch(() => undefined);
+        if (r && Math.abs(r.left - bounds.x) <= 1 && Math.abs(r.top - bounds.y) <= 1 && r.width === bounds.width && r.height === bounds.height) {
+          await w.focus().catch(() => undefined);
+          if (await focused()) return 'raised and focused the window';
+        }
+      }
+    }
+    // Fallback: a click just inside the top edge, centred: the least likely place for a control.
+    const nut = await this.#s.loadNut();
+    const safe = { x: Math.round(bounds.x + bounds.width / 2), y: Math.round(bounds.y + Math.min(4, bounds.height / 2)) };
+    const cover = await this.#coveredBy(id, safe);
+    if (cover) {
+      // Clicking there would land in another app.
+      throw new SightlineError('FOCUS_FAILED', `Window ${id} could not be raised, and ${cover} covers it.`, 'Bring it to the front by hand (or close what covers it), then try again.');
+    }
+    await nut.mouse.setPosition(new nut.Point(safe.x, safe.y));
+    await nut.mouse.click(nut.Button.LEFT);
+    if (await focused()) return 'the platform would not raise the window: focused it by clicking inside its top edge';
+    throw new SightlineError('FOCUS_FAILED', `Window ${id} could not be focused.`, 'Bring it to the front by hand (or close what covers it), then try again.');
+  }
+
+  /** The window (as "app “title”") stacked above window `id` at point p, if any. */
+  async #coveredBy(id: number, p: Point): Promise<string | undefined> {
+    const { Window } = await this.#s.loadShots();
+    const all = allWindows(Window);
+    const self = all.find((w) => get(() => w.id()) === id);
+    const z = self ? (get(() => self.z()) ?? 0) : 0;
+    for (const w of all) {
+      if (w === self || (get(() => w.z()) ?? 0) <= z || get(() => w.isMinimized())) continue;
+      // Only windows a user works in: shell overlays are filtered out as in list_targets.
+      const info = windowInfo(w);
+      if (info?.bounds && inside(info.bounds, p)) return `${info.app ?? 'another window'} “${info.title}”`;
+    }
+    return undefined;
+  }
+
+  async dispose(): Promise<void> {
+    // node-screenshots and nut-js open the display per call; only key bindings made for typing are ours to undo.
+    await this.#typist?.dispose();
+  }
+}
+
+/**
+ * xdotool types characters missing from the keymap by remapping a spare keycode for a
+ * moment; an app that looks the key up after the remap is undone sees nothing (measured:
+ * é and 世 dropped at 2 ms). Such runs go slowly; keymap characters go fast.
+ */
+export function typingRuns(text: string): { text: string; delayMs: number }[] {
+  return (text.match(/[\x20-\x7e\t\n]+|[^\x20-\x7e\t\n]+/g) ?? []).map((run) => ({ text: run, delayMs: /^[\x20-\x7e\t\n]/.test(run) ? 2 : 40 }));
+}
+
+let keySet: Set<string> | undefined;
+function knownKeys(nut: Nut): ReadonlySet<string> {
+  keySet ??= new Set(Object.keys(nut.Key).filter((k) => Number.isNaN(Number(k))));
+  return keySet;
+}

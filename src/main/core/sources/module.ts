@@ -1,0 +1,71 @@
+/**
+ * A source module is the one place a source is described: its name and label, its settings
+ * section (schema, environment overrides, dashboard fields), how it is created from those
+ * settings, the tools only it offers, what the input allowlist matches for its targets, and the
+ * actions it offers the human in Setup. The core derives the source lists, the settings schema,
+ * tool filters, allowlist matching and the dashboard's source metadata from the registered
+ * modules (sources/builtin.ts), so adding a source is one folder plus one line there.
+ */
+import type { z } from 'zod';
+import type { SourceName, TargetInfo } from '../../../shared/frame.ts';
+import type { FieldDef, SourceAction as SetupAction } from '../../../shared/sources.ts';
+import type { AnyTool } from '../mcp/tool.ts';
+import type { ArchiveStore, Source } from './source.ts';
+
+/** What the host (the Electron app, or nothing headless) can tell sources about the OS. */
+export interface HostFacts {
+  /** macOS Screen Recording / Accessibility states, when the app can tell (systemPreferences). */
+  macPermissions?: () => { screenRecording?: PermissionState; accessibility?: PermissionState };
+}
+export type PermissionState = 'granted' | 'denied' | 'unknown';
+
+export interface SourceContext<Config> {
+  /** This source's settings section as it is now (a getter: the dashboard may change it). */
+  settings(): Config;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Where an archive writes its catalog rows. */
+  archive: ArchiveStore;
+  host: HostFacts;
+}
+
+export interface SourceModule<Config = unknown, S extends Source = Source> {
+  /** Lowercase; the prefix of the source's target ids (`browser:…`) and its settings key. */
+  readonly name: SourceName;
+  readonly label: string;
+  /** An icon of the dashboard's sprite. */
+  readonly icon: string;
+  /** One line for the settings toggle. */
+  readonly description: string;
+  readonly kind: 'live' | 'archive';
+  /** `settings.<name>`: a zod object whose every key has a default (or is optional). */
+  readonly settings: z.ZodType<Config>;
+  /** Environment variables that override keys of this section (they win over the file). */
+  env?(env: NodeJS.ProcessEnv): Record<string, unknown> | undefined;
+  /** Dashboard fields for this section (keys are full settings paths, e.g. `browser.endpoint`). */
+  readonly fields?: readonly FieldDef[];
+  /** Tools only this source offers: listed while it is enabled and not known to be unavailable. */
+  readonly tools?: readonly AnyTool[];
+  /** Actions the human can run from Setup. */
+  readonly actions?: readonly (SetupAction & { run(source: S): Promise<{ target?: string; message?: string }> })[];
+  /** The desktop app adds OS permission checks (macOS) to this source's Setup card. */
+  readonly osPermissions?: boolean;
+  /** Names `input.allowlist` matches for one of its targets (app name, host, package). */
+  allowNames?(target: TargetInfo): (string | undefined)[];
+  /**
+   * Build the source from its settings. Called on first use (heavy dependencies are imported
+   * here, lazily, so start-up does not pay for them) and again after its settings changed.
+   */
+  create(ctx: SourceContext<Config>): S | Promise<S>;
+}
+
+/** Declare a module with its config type inferred from its settings schema. */
+export function defineSource<Config, S extends Source>(m: SourceModule<Config, S>): SourceModule<Config, S> {
+  return m;
+}
+
+// Methods are bivariant, so a module of any config and source type fits here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySourceModule = SourceModule<any, any>;
+
+export const SOURCE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;

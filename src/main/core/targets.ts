@@ -1,0 +1,35 @@
+/** list_targets across the live sources: one broken source does not hide the others. */
+import type { TargetsResult } from '../../shared/api.ts';
+import { SightlineError, isSightlineError } from '../../shared/errors.ts';
+import type { SourceName } from '../../shared/frame.ts';
+import type { TargetsPort } from './ports.ts';
+import { screenOf, type SourceRegistry } from './sources/registry.ts';
+
+export class TargetService implements TargetsPort {
+  readonly #sources: SourceRegistry;
+
+  constructor(sources: SourceRegistry) {
+    this.#sources = sources;
+  }
+
+  async list(source?: SourceName, signal: AbortSignal = new AbortController().signal): Promise<TargetsResult> {
+    const out: TargetsResult = { targets: [], errors: [] };
+    const names = this.#sources.names('live').filter((n) => (!source || n === source) && this.#sources.isEnabled(n));
+    if (source && names.length === 0) {
+      // Let the registry explain (unknown, disabled, archive).
+      await this.#sources.forTarget(`${source}:`);
+    }
+    await Promise.all(
+      names.map(async (name) => {
+        try {
+          const s = await this.#sources.get(name);
+          out.targets.push(...(await screenOf(s).listTargets(signal)));
+        } catch (e) {
+          const err = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error).message, 'This is a Sightline bug; the log has details.');
+          out.errors.push({ source: name, code: err.code, message: err.message, hint: err.hint });
+        }
+      }),
+    );
+    return out;
+  }
+}
