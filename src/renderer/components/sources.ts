@@ -1,19 +1,24 @@
+/**
+ * How the dashboard shows a source: its label and icon come from the core's source modules
+ * (`GET /api/sources`, kept in `live.sources`); nothing here names a source.
+ */
 import type { SourceName } from '../../shared/frame.ts';
-import type { IconName } from './icons.ts';
+import type { SourceInfo } from '../../shared/sources.ts';
+import { live } from '../lib/live.svelte.ts';
+import { ICONS, type IconName } from './icons.ts';
 
-export const SOURCE_LABELS: Record<SourceName, string> = {
-  desktop: 'Desktop',
-  browser: 'Browser',
-  android: 'Android',
-  manictime: 'ManicTime',
-};
+export function sourceInfo(name: SourceName): SourceInfo | undefined {
+  return live.sources.find((s) => s.name === name);
+}
 
-export const SOURCE_ICONS: Record<SourceName, IconName> = {
-  desktop: 'monitor',
-  browser: 'globe',
-  android: 'phone',
-  manictime: 'history',
-};
+export function sourceLabel(name: SourceName): string {
+  return sourceInfo(name)?.label ?? name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+export function sourceIcon(name: SourceName): IconName {
+  const icon = sourceInfo(name)?.icon;
+  return icon && icon in ICONS ? (icon as IconName) : 'plug';
+}
 
 /** An icon for a target's kind (window, display, tab, device). */
 export function kindIcon(kind: string, source: SourceName): IconName {
@@ -21,7 +26,7 @@ export function kindIcon(kind: string, source: SourceName): IconName {
   if (kind.includes('display') || kind.includes('screen')) return 'monitor';
   if (kind.includes('tab') || kind.includes('page')) return 'globe';
   if (kind.includes('device') || kind.includes('emulator')) return 'phone';
-  return SOURCE_ICONS[source];
+  return sourceIcon(source);
 }
 
 export const TOOL_ICONS: Record<string, IconName> = {

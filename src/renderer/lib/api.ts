@@ -7,21 +7,29 @@
  * sets the cookie), so one client, one contract and one set of tests cover both. IPC
  * is kept for what only the app can do (OS permissions, see `src/shared/ipc.ts`).
  */
-import type {
-  ActivityEntry,
-  ActivityQuery,
-  ApiError,
-  CropRequest,
-  FrameSummary,
-  FramesPage,
-  FramesQuery,
-  ServerEvent,
-  StatusInfo,
-  TargetsResult,
+import {
+  API_PREFIX,
+  API_ROUTES,
+  fillPath,
+  type ActivityEntry,
+  type ActivityQuery,
+  type ApiContract,
+  type ApiError,
+  type ApiRouteName,
+  type CropRequest,
+  type FrameSummary,
+  type FramesPage,
+  type FramesQuery,
+  type ImageVariant,
+  type ServerEvent,
+  type SettingsView,
+  type StatusInfo,
+  type TargetsResult,
 } from '../../shared/api.ts';
-import { API_PREFIX } from '../../shared/api.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { SourceName } from '../../shared/frame.ts';
+import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
+import type { SourceInfo } from '../../shared/sources.ts';
 
 export class ApiRequestError extends Error {
   readonly status: number;
@@ -50,18 +58,28 @@ export function queryString(q: object): string {
   return s ? `?${s}` : '';
 }
 
-async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+type Input<K extends ApiRouteName> = {
+  params?: ApiContract[K]['params'];
+  query?: ApiContract[K]['query'];
+  body?: ApiContract[K]['body'];
+  signal?: AbortSignal;
+};
+
+/** Call a route of the contract: its method and path come from the one route table. */
+export async function call<K extends ApiRouteName>(name: K, input: Input<K> = {}): Promise<ApiContract[K]['response']> {
+  const { method, path } = API_ROUTES[name];
+  const url = `${API_PREFIX}${fillPath(path, (input.params ?? {}) as Record<string, string>)}${queryString(input.query ?? {})}`;
   let res: Response;
   try {
     const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
-    if (body !== undefined) {
+    if (method !== 'GET') {
       init.headers = { accept: 'application/json', 'content-type': 'application/json' };
-      init.body = JSON.stringify(body);
+      init.body = JSON.stringify(input.body ?? {});
     }
-    if (signal) init.signal = signal;
-    res = await fetch(`${API_PREFIX}${path}`, init);
+    if (input.signal) init.signal = input.signal;
+    res = await fetch(url, init);
   } catch (e) {
-    if (signal?.aborted) throw e;
+    if (input.signal?.aborted) throw e;
     throw new ApiRequestError(0, { code: 'NETWORK', message: 'Sightline is not reachable. Is the app or `sightline serve` still running?' });
   }
   if (!res.ok) {
@@ -85,31 +103,30 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
       ...(error?.key ? { key: error.key } : {}),
     });
   }
-  return (await res.json()) as T;
+  return (await res.json()) as ApiContract[K]['response'];
 }
 
-const enc = encodeURIComponent;
-
 export const api = {
-  status: (): Promise<StatusInfo> => request('GET', '/status'),
-  frames: (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => request('GET', `/frames${queryString(q)}`, undefined, signal),
-  frame: (ref: string): Promise<FrameSummary> => request('GET', `/frames/${enc(ref)}`),
-  crop: (ref: string, crop: CropRequest): Promise<{ frame: FrameSummary }> => request('POST', `/frames/${enc(ref)}/crop`, crop),
-  pin: (ref: string, pinned: boolean): Promise<{ frame: FrameSummary }> => request('POST', `/frames/${enc(ref)}/pin`, { pinned }),
-  targets: (source?: SourceName): Promise<TargetsResult> => request('GET', `/targets${queryString({ source })}`),
-  capture: (target: string): Promise<{ frame: FrameSummary }> => request('POST', '/capture', { target }),
-  activity: (q: ActivityQuery, signal?: AbortSignal): Promise<{ entries: ActivityEntry[] }> =>
-    request('GET', `/activity${queryString(q)}`, undefined, signal),
-  settings: (): Promise<{ settings: Record<string, unknown>; file: Record<string, unknown> }> => request('GET', '/settings'),
-  saveSettings: (patch: Record<string, unknown>): Promise<{ settings: Record<string, unknown> }> => request('PUT', '/settings', patch),
-  pause: (paused: boolean): Promise<StatusInfo> => request('POST', '/input/pause', { paused }),
-  launchBrowser: (): Promise<{ target?: string }> => request('POST', '/browser/launch', {}),
+  status: (): Promise<StatusInfo> => call('status'),
+  sources: (): Promise<{ sources: SourceInfo[] }> => call('sources'),
+  frames: (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => call('frames', { query: q, signal }),
+  frame: (ref: string): Promise<FrameSummary> => call('frame', { params: { ref } }),
+  crop: (ref: string, crop: CropRequest): Promise<{ frame: FrameSummary }> => call('crop', { params: { ref }, body: crop }),
+  pin: (ref: string, pinned: boolean): Promise<{ frame: FrameSummary }> => call('pin', { params: { ref }, body: { pinned } }),
+  targets: (source?: SourceName): Promise<TargetsResult> => call('targets', { query: source ? { source } : {} }),
+  capture: (target: string): Promise<{ frame: FrameSummary }> => call('capture', { body: { target } }),
+  activity: (q: ActivityQuery, signal?: AbortSignal): Promise<{ entries: ActivityEntry[] }> => call('activity', { query: q, signal }),
+  settings: (): Promise<SettingsView> => call('settings'),
+  saveSettings: (patch: SettingsPatch): Promise<{ settings: SettingsValues }> => call('saveSettings', { body: patch }),
+  pause: (paused: boolean): Promise<StatusInfo> => call('pause', { body: { paused } }),
+  sourceAction: (name: SourceName, action: string): Promise<{ target?: string; message?: string }> => call('sourceAction', { params: { name, action }, body: {} }),
 };
 
+const frameImage = (ref: string, variant: ImageVariant): string => `${API_PREFIX}/frames/${encodeURIComponent(ref)}/${variant}`;
 export const frameUrls = {
-  thumbnail: (ref: string): string => `${API_PREFIX}/frames/${enc(ref)}/thumbnail`,
-  image: (ref: string): string => `${API_PREFIX}/frames/${enc(ref)}/image`,
-  full: (ref: string): string => `${API_PREFIX}/frames/${enc(ref)}/full`,
+  thumbnail: (ref: string): string => frameImage(ref, 'thumbnail'),
+  image: (ref: string): string => frameImage(ref, 'image'),
+  full: (ref: string): string => frameImage(ref, 'full'),
 };
 
 const EVENT_TYPES = ['frame', 'frame-updated', 'activity', 'status', 'progress'] as const;

@@ -4,6 +4,7 @@
  */
 import type { ProgressInfo, ServerEvent, StatusInfo } from '../../shared/api.ts';
 import type { HealthCheck, TargetInfo } from '../../shared/frame.ts';
+import type { SourceInfo } from '../../shared/sources.ts';
 import type { AppInfo, SightlineBridge } from '../../shared/ipc.ts';
 import { api, ApiRequestError, errorMessage, subscribe } from './api.ts';
 
@@ -16,6 +17,8 @@ declare global {
 
 export const live = $state<{
   status: StatusInfo | null;
+  /** The sources the core has registered (labels, icons, settings fields, actions). */
+  sources: SourceInfo[];
   /** The event stream is open. */
   connected: boolean;
   /** Set when the session is not authorised (the cookie is missing or stale). */
@@ -31,6 +34,7 @@ export const live = $state<{
   pausing: boolean;
 }>({
   status: null,
+  sources: [],
   connected: false,
   unauthorized: false,
   error: null,
@@ -62,6 +66,7 @@ export function onReconnect(fn: () => void): () => void {
 
 export async function refreshStatus(): Promise<void> {
   try {
+    if (live.sources.length === 0) live.sources = (await api.sources()).sources;
     live.status = await api.status();
     live.error = null;
     live.unauthorized = false;

@@ -3,35 +3,21 @@
  * setting and back, and which field a server validation error belongs to. The
  * server validates (one zod schema); the form only sends what the user changed, so
  * values that come from environment variables are never written to the file.
+ * The core's own fields are here; each source's switch and fields come from its module
+ * (`GET /api/sources`).
  */
+import type { FieldDef } from '../../shared/sources.ts';
+import type { SourceInfo } from '../../shared/sources.ts';
 
-export type FieldKind = 'toggle' | 'number' | 'select' | 'text' | 'list' | 'gigabytes';
-
-export interface FieldDef {
-  /** The settings path, e.g. `capture.maxDimension`; also the field's id. */
-  key: string;
-  label: string;
-  help?: string;
-  kind: FieldKind;
-  section: string;
-  options?: readonly { value: string; label: string }[];
-  min?: number;
-  max?: number;
-  step?: number | 'any';
-  unit?: string;
-  placeholder?: string;
-}
+export type { FieldDef, FieldKind } from '../../shared/sources.ts';
 
 export type FormValue = string | boolean;
 export type FormValues = Record<string, FormValue>;
 
 export const SECTIONS = ['Sources', 'Capture', 'Agent input', 'Retention', 'Connections', 'App'] as const;
 
-export const FIELDS: readonly FieldDef[] = [
-  { key: 'sources.desktop.enabled', section: 'Sources', kind: 'toggle', label: 'Desktop', help: 'Displays and application windows.' },
-  { key: 'sources.browser.enabled', section: 'Sources', kind: 'toggle', label: 'Browser', help: 'Chrome and Chromium tabs over the DevTools protocol.' },
-  { key: 'sources.android.enabled', section: 'Sources', kind: 'toggle', label: 'Android', help: 'Devices and emulators over adb.' },
-  { key: 'sources.manictime.enabled', section: 'Sources', kind: 'toggle', label: 'ManicTime archive', help: 'Read-only screenshot history.' },
+/** The core's own fields (every Sightline has them, whatever its sources). */
+export const CORE_FIELDS: readonly FieldDef[] = [
   {
     key: 'capture.profile',
     section: 'Capture',
@@ -67,13 +53,26 @@ export const FIELDS: readonly FieldDef[] = [
   },
   { key: 'retention.maxAgeDays', section: 'Retention', kind: 'number', label: 'Keep frames for', unit: 'days', min: 0.01, max: 3650, step: 'any' },
   { key: 'retention.maxBytes', section: 'Retention', kind: 'gigabytes', label: 'Storage limit', unit: 'GB', min: 0.01, step: 'any' },
-  { key: 'browser.endpoint', section: 'Connections', kind: 'text', label: 'Browser debugging endpoint', placeholder: 'http://127.0.0.1:9222' },
-  { key: 'browser.executablePath', section: 'Connections', kind: 'text', label: 'Browser to launch', placeholder: '/usr/bin/chromium' },
-  { key: 'android.adbPath', section: 'Connections', kind: 'text', label: 'adb path', placeholder: 'adb (from PATH)' },
-  { key: 'manictime.dataDir', section: 'Connections', kind: 'text', label: 'ManicTime data folder', placeholder: '%LOCALAPPDATA%\\Finkit\\ManicTime' },
-  { key: 'desktop.display', section: 'Connections', kind: 'text', label: 'X11 display', placeholder: ':0' },
   { key: 'app.startAtLogin', section: 'App', kind: 'toggle', label: 'Start at login', help: 'Open the Sightline tray app when you log in (desktop app only).' },
 ];
+
+/** Every field of the form: each source's switch, the core's fields, each source's own fields. */
+export function fieldsFor(sources: readonly SourceInfo[]): FieldDef[] {
+  const toggles: FieldDef[] = sources.map((s) => ({
+    key: `sources.${s.name}.enabled`,
+    section: 'Sources',
+    kind: 'toggle',
+    label: s.kind === 'archive' ? `${s.label} archive` : s.label,
+    help: s.description,
+  }));
+  return [...toggles, ...CORE_FIELDS, ...sources.flatMap((s) => s.fields)];
+}
+
+/** The sections that hold fields, in the screen's order. */
+export function sectionsOf(fields: readonly FieldDef[]): string[] {
+  const used = new Set(fields.map((f) => f.section));
+  return [...SECTIONS.filter((s) => used.has(s)), ...[...used].filter((s) => !(SECTIONS as readonly string[]).includes(s))];
+}
 
 const GB = 1024 ** 3;
 
@@ -112,7 +111,7 @@ export function toFormValue(def: FieldDef, settings: unknown): FormValue {
   }
 }
 
-export function formFrom(settings: unknown, defs: readonly FieldDef[] = FIELDS): FormValues {
+export function formFrom(settings: unknown, defs: readonly FieldDef[]): FormValues {
   return Object.fromEntries(defs.map((d) => [d.key, toFormValue(d, settings)]));
 }
 
@@ -148,7 +147,7 @@ export function fromFormValue(def: FieldDef, value: FormValue): unknown {
 }
 
 /** A nested partial-settings object holding only the fields that changed. */
-export function buildPatch(initial: FormValues, current: FormValues, defs: readonly FieldDef[] = FIELDS): Record<string, unknown> {
+export function buildPatch(initial: FormValues, current: FormValues, defs: readonly FieldDef[]): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
   for (const def of defs) {
     if (initial[def.key] === current[def.key]) continue;
@@ -158,7 +157,7 @@ export function buildPatch(initial: FormValues, current: FormValues, defs: reado
 }
 
 /** The field a server error key (`input.allowlist.2`, `capture.maxDimension`) belongs to. */
-export function fieldForKey(key: string | undefined, defs: readonly FieldDef[] = FIELDS): string | undefined {
+export function fieldForKey(key: string | undefined, defs: readonly FieldDef[]): string | undefined {
   if (!key) return undefined;
   let best: string | undefined;
   for (const d of defs) {
