@@ -2,12 +2,34 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    // Real Chromium, Xvfb, adb and SQLite: give integration tests room on a 2-core machine.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
-    maxWorkers: 2,
     globalSetup: ['tests/globalSetup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          // Pure code: one worker per core, reused across files (each file paid ~1 s of imports
+          // again when isolated, about half the unit suite's time).
+          pool: 'threads',
+          isolate: false,
+          maxWorkers: 2,
+          // A few property tests run a real sh a hundred times: generous on a loaded machine.
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
+          // Real Chromium, Xvfb, adb and SQLite: give them room on a 2-core machine.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+    ],
   },
 });
