@@ -5,8 +5,9 @@
  * hierarchy — and never by position alone when it had a name. In order:
  *   1. same resource-id, class and place in the hierarchy;
  *   2. same resource-id and class elsewhere (a layout shift), when the id was unique or the label agrees;
- *   3. same text or content-desc and class (no id, or views that share one, like list rows);
- *   4. a node with neither id nor label: same class at the same place, likewise anonymous.
+ *   3. without ids on either side, the same text or content-desc and class;
+ *   4. a node with neither id nor label: same class at the same place over much the same box,
+ *      likewise anonymous (after a layout shift such a node is lost rather than guessed).
  * Within a step, candidates rank by label agreement, then hierarchy and box closeness. Two equally
  * good ones are ambiguous; none is "gone". Pure; works on parseUiDump's nodes (parentId + dump order).
  */
@@ -78,6 +79,8 @@ export function fingerprint(nodes: readonly SourceUiNode[], id: string, places =
 }
 
 const STEP = { 'id-path': 0, id: 1, label: 2, path: 3 } as const;
+/** An anonymous node must keep most of its box (intersection over union) to count as the same. */
+const MIN_ANONYMOUS_OVERLAP = 0.75;
 type Via = keyof typeof STEP;
 
 /** The fingerprinted element in a fresh dump: found, ambiguous, or undefined when it is gone. */
@@ -97,8 +100,11 @@ export function relocate(fp: NodeFingerprint, nodes: readonly SourceUiNode[], pl
       // Views sharing an id (list rows) must keep their label: the row at the old place may now be another item.
       if (samePlace && (uniqueId || !oldLabel || agrees)) via = 'id-path';
       else if (agrees || uniqueId) via = 'id';
-    } else if (oldLabel && agrees && (!fp.resourceId || !rid)) via = 'label';
-    else if (!fp.resourceId && !oldLabel && !rid && !hasLabel(n) && samePlace) via = 'path';
+    } else if (!fp.resourceId && !rid) {
+      // Ids do not come and go within one build: a node that gained or lost one is another node.
+      if (oldLabel && agrees) via = 'label';
+      else if (!oldLabel && !hasLabel(n) && samePlace && overlap(fp.bounds, n.bounds) >= MIN_ANONYMOUS_OVERLAP) via = 'path';
+    }
     if (via) scored.push({ node: n, via, score: (agrees ? 4 : 0) + 2 * pathCloseness(fp, place) + boxCloseness(fp.bounds, n.bounds) });
   }
   if (scored.length === 0) return undefined;
@@ -133,14 +139,19 @@ function pathCloseness(fp: NodeFingerprint, place: Place): number {
   return common / Math.max(fp.indexPath.length, place.indexPath.length, 1) + (sameArray(fp.classPath, place.classPath) ? 0.5 : 0);
 }
 
-/** 0..2: 1 + overlap (intersection over union) when the boxes meet, else falling with the centres' distance. */
-function boxCloseness(a: Rect, b: Rect): number {
+/** Intersection over union; two equal boxes (empty ones too) overlap fully. */
+function overlap(a: Rect, b: Rect): number {
+  if (a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height) return 1;
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
   const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (w > 0 && h > 0) {
-    const inter = w * h;
-    return 1 + inter / (a.width * a.height + b.width * b.height - inter);
-  }
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / (a.width * a.height + b.width * b.height - w * h);
+}
+
+/** 0..2: 1 + overlap when the boxes meet, else falling with the centres' distance. */
+function boxCloseness(a: Rect, b: Rect): number {
+  const o = overlap(a, b);
+  if (o > 0) return 1 + o;
   const dx = a.x + a.width / 2 - (b.x + b.width / 2);
   const dy = a.y + a.height / 2 - (b.y + b.height / 2);
   return 1 / (1 + Math.hypot(dx, dy) / 100);
