@@ -100,6 +100,15 @@ describe('relocate', () => {
     expect(relocate(fp(before, 'icon'), after.nodes)).toBeUndefined();
   });
 
+  it('does not take another anonymous view that now sits at an anonymous node\'s place in another box', () => {
+    const img = (key: string): View => v(key, 'android.widget.ImageView');
+    const before = dump(v('root', 'android.widget.FrameLayout', { children: [img('a'), img('b')] }));
+    const after = dump(v('root', 'android.widget.FrameLayout', { children: [img('new'), img('a'), img('b')] }));
+    expect(found(relocate(fp(before, 'a'), after.nodes), after)).toBeUndefined();
+    // Same place, same box (a recycled list row): the same view as far as anyone can tell.
+    expect(found(relocate(fp(before, 'a'), dump(v('root', 'android.widget.FrameLayout', { children: [img('c'), img('d')] })).nodes), before)).toBe('a');
+  });
+
   it('keeps a node whose text changed when its id is unique, not when rows share it', () => {
     const before = dump(screen(['A', 'B']));
     const renamed = dump(screen(['A', 'B'], { okText: 'Done (3)' }));
@@ -179,6 +188,7 @@ describe('relocate, properties', () => {
   });
 
   it('a layout shift (a view inserted first in some parent, everything moved down): identifiable nodes are found, none is mistaken', () => {
+    let checked = 0;
     fc.assert(
       fc.property(rootArb, fc.nat(), fc.integer({ min: 1, max: 400 }), (root, pick, dy) => {
         const before = dump(root);
@@ -187,21 +197,27 @@ describe('relocate, properties', () => {
         const shifted = structuredClone(root);
         const targets: View[] = [];
         walk(shifted, (x) => targets.push(x));
-        targets[pick % targets.length]!.children.unshift({ key: 'inserted', cls: 'android.widget.Space', children: [] });
+        // Anonymous and of a class the screens use: it takes the place of an anonymous node's first sibling.
+        targets[pick % targets.length]!.children.unshift({ key: 'inserted', cls: 'android.widget.ImageView', children: [] });
         const after = dump(shifted, dy);
         for (const n of before.nodes) {
           const r = relocate(fingerprint(before.nodes, n.id)!, after.nodes);
           const key = found(r, after);
-          if (identifiable(before.nodes, n)) expect(key).toBe(before.keyOf(n));
+          if (identifiable(before.nodes, n)) {
+            expect(key).toBe(before.keyOf(n));
+            checked++;
+          }
           // An anonymous or twin node may be lost or ambiguous, but a match is never the inserted view.
           expect(key).not.toBe('inserted');
         }
       }),
       { numRuns: 150 },
     );
+    expect(checked).toBeGreaterThan(150);
   });
 
   it('a removed element: gone when it was identifiable; the others are still found', () => {
+    let gone = 0;
     fc.assert(
       fc.property(rootArb, fc.nat(), (root, pick) => {
         const before = dump(root);
@@ -217,11 +233,15 @@ describe('relocate, properties', () => {
         const after = dump(pruned);
         for (const n of before.nodes) {
           const key = found(relocate(fingerprint(before.nodes, n.id)!, after.nodes), after);
-          if (removedKeys.has(before.keyOf(n)) && identifiable(before.nodes, n)) expect(key).toBeUndefined();
+          if (removedKeys.has(before.keyOf(n)) && identifiable(before.nodes, n)) {
+            expect(key).toBeUndefined();
+            gone++;
+          }
           if (key !== undefined && identifiable(before.nodes, n)) expect(key).toBe(before.keyOf(n));
         }
       }),
       { numRuns: 150 },
     );
+    expect(gone).toBeGreaterThan(20);
   });
 });
