@@ -78,6 +78,7 @@ describe('names', () => {
 describe('commands survive the device shell', () => {
   const uri = fc
     .tuple(fc.constantFrom('https://', 'http://', 'myapp://', 'intent:', 'geo:', 'market://details?id='), fc.string({ unit: 'grapheme', maxLength: 60 }))
+    // eslint-disable-next-line no-control-regex
     .map(([scheme, rest]) => scheme + rest.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ''))
     .filter((u) => /:./su.test(u));
 

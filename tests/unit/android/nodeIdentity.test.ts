@@ -149,7 +149,7 @@ const viewArb = fc.letrec<{ view: View }>((tie) => ({
       id: fc.option(fc.constantFrom('com.example:id/a', 'com.example:id/b', 'com.example:id/c', 'com.example:id/d'), { nil: undefined }),
       text: fc.option(fc.constantFrom('OK', 'Cancel', 'Save', 'Item', 'Élan', 'Ok'), { nil: undefined }),
       desc: fc.option(fc.constantFrom('More options', 'Search'), { nil: undefined }),
-      children: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant([]), fc.array(tie('view'), { maxLength: 3 })),
+      children: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant<View[]>([]), fc.array(tie('view'), { maxLength: 3 })),
     })
     .map((r): View => ({ key: '', cls: r.cls, children: r.children, ...(r.id ? { id: r.id } : {}), ...(r.text ? { text: r.text } : {}), ...(r.desc ? { desc: r.desc } : {}) })),
 })).view;
