@@ -2,7 +2,9 @@
  * A fake Android device that speaks the ADB transport protocol over TCP, so the real adb server
  * (`adb connect 127.0.0.1:PORT`) and everything above it (adbkit, Sightline, peers) drive it like
  * a phone. It answers `shell:` and `exec:` through a small POSIX-ish shell (quoting as `sh -c`
- * does it, so escaping bugs show), records the input it receives, and can rotate, refuse
+ * does it, so escaping bugs show), and `sync:` (adb push, adbkit push/install). It records the
+ * input it receives, the apps started, stopped and installed (`apps`, see fakeAdb/packages.ts) and
+ * the files pushed; `settings` turn the screen as WindowManager does; it can rotate, refuse
  * authorisation, fail, hang or drop the connection on demand.
  *
  * Protocol facts (checked with Debian's adb 29): six little-endian u32 header fields, checksums
@@ -12,11 +14,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { runInput, type CmdResult, type RecordedInput } from './fakeAdb/input.ts';
+import { runInput, type RecordedInput } from './fakeAdb/input.ts';
 import { FakePackages, defaultPackages, type FakePackage } from './fakeAdb/packages.ts';
 import { defaultUiXml, dumpsys, renderScreen } from './fakeAdb/screen.ts';
 import { contentCommand, settingsCommand, wmUserRotation } from './fakeAdb/settings.ts';
-import { RC, parseShell } from './fakeAdb/shell.ts';
+import { coreutil, runShell, type CmdResult } from './fakeAdb/shell.ts';
 import { SyncSession, type PushRecord } from './fakeAdb/sync.ts';
 
 export { androidInputText } from './fakeAdb/input.ts';
@@ -368,40 +370,17 @@ export class FakeAdbDevice {
   // ── the shell ──────────────────────────────────────────────────────────────
 
   /** Run a command line as `sh -c` would (the subset Sightline and adb send). */
-  async run(line: string): Promise<CmdResult> {
-    let rc = 0;
-    const out: Buffer[] = [];
-    let err = '';
-    for (const { op, pipeline } of parseShell(line)) {
-      if ((op === '&&' && rc !== 0) || (op === '||' && rc === 0)) continue;
-      let stdin: Buffer = Buffer.alloc(0);
-      for (const cmd of pipeline) {
-        const argv = cmd.argv.map((a) => a.split(RC).join(String(rc)));
-        const r = argv.length ? await this.#command(argv, stdin) : { out: Buffer.alloc(0), err: '', rc: 0 };
-        for (const { fd, target } of cmd.redirs) {
-          if (target === '&1' || target === '&2') continue;
-          if (fd === 1 && target !== '/dev/null') this.files.set(target, r.out);
-          if (fd === 1) r.out = Buffer.alloc(0);
-          else r.err = '';
-        }
-        stdin = r.out;
-        err += r.err;
-        rc = r.rc;
-      }
-      out.push(stdin);
-    }
-    return { out: Buffer.concat(out), err, rc };
+  run(line: string): Promise<CmdResult> {
+    return runShell(line, (argv, stdin) => this.#command(argv, stdin), this.files);
   }
 
   async #command(argv: string[], stdin: Buffer): Promise<CmdResult> {
     const [name, ...args] = argv as [string, ...string[]];
     const ok = (s: string | Buffer): CmdResult => ({ out: Buffer.from(s), err: '', rc: 0 });
     const fail = (msg: string, rc = 1): CmdResult => ({ out: Buffer.alloc(0), err: msg, rc });
+    const builtin = coreutil(name, args, stdin, this.files);
+    if (builtin) return builtin;
     switch (name.replace(/^\/system\/bin\//, '')) {
-      case 'echo':
-        return ok(`${args.join(' ')}\n`);
-      case 'true':
-        return ok('');
       case 'screencap':
         return args.includes('-p') ? ok(await this.screenPng()) : fail('screencap: raw output not supported by the fake\n');
       case 'wm':
@@ -411,13 +390,6 @@ export class FakeAdbDevice {
         return fail(`Error: unknown command '${args[0] ?? ''}'\n`, 255);
       case 'dumpsys':
         return ok(dumpsys(this, args[0] ?? ''));
-      case 'grep': {
-        const flags = args.filter((a) => a.startsWith('-')).join('');
-        const pattern = args.find((a) => !a.startsWith('-')) ?? '';
-        const re = new RegExp(pattern, flags.includes('i') ? 'i' : '');
-        const lines = stdin.toString().split('\n').filter((l) => re.test(l));
-        return lines.length ? ok(`${lines.join('\n')}\n`) : { out: Buffer.alloc(0), err: '', rc: 1 };
-      }
       case 'getprop': {
         const props: Record<string, string> = {
           'ro.product.model': this.model,
@@ -455,13 +427,6 @@ export class FakeAdbDevice {
         this.files.set(file, Buffer.from(xml));
         return ok(`UI hierchary dumped to: ${file}\n`);
       }
-      case 'cat': {
-        const f = this.files.get(args[0] ?? '');
-        return f ? ok(f) : fail(`cat: ${args[0] ?? ''}: No such file or directory\n`);
-      }
-      case 'rm':
-        for (const a of args) if (!a.startsWith('-')) this.files.delete(a);
-        return ok('');
       default:
         return fail(`/system/bin/sh: ${name}: inaccessible or not found\n`, 127);
     }

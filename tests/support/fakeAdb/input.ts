@@ -2,6 +2,7 @@
  * The fake device's `input` command (InputShellCommand): taps, swipes, drag and drop, raw motion
  * events, text and keys, recorded in device pixels for tests to assert.
  */
+import type { CmdResult } from './shell.ts';
 
 export type RecordedInput =
   | { kind: 'tap'; x: number; y: number }
@@ -14,11 +15,6 @@ export type RecordedInput =
   | { kind: 'key'; code: number; longpress?: boolean }
   | { kind: 'combo'; codes: number[] };
 
-export interface CmdResult {
-  out: Buffer;
-  err: string;
-  rc: number;
-}
 
 const SOURCES = ['touchscreen', 'keyboard', 'touchpad', 'mouse', 'stylus', 'dpad', 'gamepad', 'joystick', 'trackball', 'touchnavigation', 'rotaryencoder'];
 

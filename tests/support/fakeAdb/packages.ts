@@ -4,7 +4,7 @@
  * printing what AOSP's PackageManagerShellCommand and ActivityManagerShellCommand print, and
  * recording what was started, stopped and installed.
  */
-import type { CmdResult } from './input.ts';
+import type { CmdResult } from './shell.ts';
 import { readApk } from './apk.ts';
 
 export interface FakePackage {

@@ -3,7 +3,7 @@
  * a key-value store whose rotation keys turn the screen as WindowManager does (auto-rotate off:
  * the screen follows `user_rotation`; turning it off locks the screen to `user_rotation`).
  */
-import type { CmdResult } from './input.ts';
+import type { CmdResult } from './shell.ts';
 
 export interface SettingsHost {
   rotation: 0 | 1 | 2 | 3;

@@ -1,10 +1,70 @@
 /**
- * The fake device's shell grammar: quoting exactly as `sh -c` does it (so escaping bugs show),
- * `;`, `&&`, `||`, pipes and `>`/`2>&1` redirections; anything it does not model is an error.
+ * The fake device's shell: quoting exactly as `sh -c` does it (so escaping bugs show), `;`, `&&`,
+ * `||`, pipes and `>`/`2>&1` redirections (anything it does not model is an error), and the few
+ * toybox commands Sightline's command lines use around the Android ones.
  */
 
 /** Marks `$?` in a parsed word until run time. */
 export const RC = '\u0000RC\u0000';
+
+export interface CmdResult {
+  out: Buffer;
+  err: string;
+  rc: number;
+}
+
+/** Runs a parsed line: `;`/`&&`/`||`, pipes (stdout to stdin), `>FILE` into `files`, `>/dev/null`, `2>&1`. */
+export async function runShell(line: string, command: (argv: string[], stdin: Buffer) => Promise<CmdResult>, files: Map<string, Buffer>): Promise<CmdResult> {
+  let rc = 0;
+  const out: Buffer[] = [];
+  let err = '';
+  for (const { op, pipeline } of parseShell(line)) {
+    if ((op === '&&' && rc !== 0) || (op === '||' && rc === 0)) continue;
+    let stdin: Buffer = Buffer.alloc(0);
+    for (const cmd of pipeline) {
+      const argv = cmd.argv.map((a) => a.split(RC).join(String(rc)));
+      const r = argv.length ? await command(argv, stdin) : { out: Buffer.alloc(0), err: '', rc: 0 };
+      for (const { fd, target } of cmd.redirs) {
+        if (target === '&1' || target === '&2') continue;
+        if (fd === 1 && target !== '/dev/null') files.set(target, r.out);
+        if (fd === 1) r.out = Buffer.alloc(0);
+        else r.err = '';
+      }
+      stdin = r.out;
+      err += r.err;
+      rc = r.rc;
+    }
+    out.push(stdin);
+  }
+  return { out: Buffer.concat(out), err, rc };
+}
+
+/** toybox's `echo`, `true`, `grep [-iE] PATTERN`, `cat FILE`, `rm [-f] FILE…`; undefined for anything else. */
+export function coreutil(name: string, args: string[], stdin: Buffer, files: Map<string, Buffer>): CmdResult | undefined {
+  const ok = (s: string | Buffer): CmdResult => ({ out: Buffer.from(s), err: '', rc: 0 });
+  switch (name.replace(/^\/system\/bin\//, '')) {
+    case 'echo':
+      return ok(`${args.join(' ')}\n`);
+    case 'true':
+      return ok('');
+    case 'grep': {
+      const flags = args.filter((a) => a.startsWith('-')).join('');
+      const pattern = args.find((a) => !a.startsWith('-')) ?? '';
+      const re = new RegExp(pattern, flags.includes('i') ? 'i' : '');
+      const lines = stdin.toString().split('\n').filter((l) => re.test(l));
+      return lines.length ? ok(`${lines.join('\n')}\n`) : { out: Buffer.alloc(0), err: '', rc: 1 };
+    }
+    case 'cat': {
+      const f = files.get(args[0] ?? '');
+      return f ? ok(f) : { out: Buffer.alloc(0), err: `cat: ${args[0] ?? ''}: No such file or directory\n`, rc: 1 };
+    }
+    case 'rm':
+      for (const a of args) if (!a.startsWith('-')) files.delete(a);
+      return ok('');
+    default:
+      return undefined;
+  }
+}
 
 export interface Simple {
   argv: string[];
