@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { runInput, type RecordedInput } from './fakeAdb/input.ts';
+import { broadcast, runInput, type RecordedInput } from './fakeAdb/input.ts';
 import { FakePackages, defaultPackages, type FakePackage } from './fakeAdb/packages.ts';
 import { defaultUiXml, dumpsys, renderScreen } from './fakeAdb/screen.ts';
 import { contentCommand, settingsCommand, wmUserRotation } from './fakeAdb/settings.ts';
@@ -409,14 +409,10 @@ export class FakeAdbDevice {
       case 'cmd':
         if (args[0] === 'package') return this.apps.pm(args.slice(1));
         return fail(`cmd: Can't find service: ${args[0] ?? ''}\n`, 20);
-      case 'am': {
-        if (args[0] !== 'broadcast') return this.apps.am(args);
-        const msg = args[args.indexOf('--es') + 2];
-        if (args[0] === 'broadcast' && args.includes('ADB_INPUT_B64') && msg !== undefined && this.adbKeyboard) {
-          this.inputs.push({ kind: 'text', text: Buffer.from(msg, 'base64').toString('utf8'), via: 'adbkeyboard' });
-        }
-        return ok('Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 }\nBroadcast completed: result=0\n');
-      }
+      case 'am':
+        return args[0] === 'broadcast' ? broadcast(args, this.adbKeyboard, this.inputs) : this.apps.am(args);
+      case 'monkey':
+        return this.apps.monkey(args);
       case 'input':
         return runInput(args, this.inputs);
       case 'uiautomator': {

@@ -74,6 +74,13 @@ export function runInput(args: string[], inputs: RecordedInput[]): CmdResult {
   }
 }
 
+/** `am broadcast …`: ADB Keyboard (when installed and selected) types the base64 text of ADB_INPUT_B64. */
+export function broadcast(args: string[], adbKeyboard: boolean, inputs: RecordedInput[]): CmdResult {
+  const msg = args[args.indexOf('--es') + 2];
+  if (args.includes('ADB_INPUT_B64') && msg !== undefined && adbKeyboard) inputs.push({ kind: 'text', text: Buffer.from(msg, 'base64').toString('utf8'), via: 'adbkeyboard' });
+  return { out: Buffer.from('Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 }\nBroadcast completed: result=0\n'), err: '', rc: 0 };
+}
+
 /**
  * What Android's `input text` does with its argument (InputShellCommand.sendText): every `%s`
  * becomes a space, any other `%` stays; then characters the virtual keyboard has no keys for

@@ -1,6 +1,7 @@
 /**
  * The fake device's package manager and activity manager: `pm`/`cmd package` (list packages,
- * resolve-activity, query-activities, path, install, uninstall) and `am start`/`am force-stop`,
+ * resolve-activity, query-activities, path, install, uninstall), `am start`/`am force-stop` and
+ * `monkey -p`,
  * printing what AOSP's PackageManagerShellCommand and ActivityManagerShellCommand print, and
  * recording what was started, stopped and installed.
  */
@@ -145,6 +146,17 @@ export class FakePackages {
     }
     if (sub === 'start' || sub === 'start-activity') return this.#start(rest);
     return fail(`Error: Unknown command: ${sub ?? ''}\n`, 255);
+  }
+
+  /** `monkey -p PKG -c android.intent.category.LAUNCHER 1`: how mobile-mcp and many scripts launch an app. */
+  monkey(args: string[]): CmdResult {
+    const pkg = args[args.indexOf('-p') + 1];
+    const p = args.includes('-p') && pkg ? this.packages.get(pkg) : undefined;
+    const launcher = p && (p.launchers ?? ['.MainActivity'])[0];
+    const echo = args.map((a) => `  bash arg: ${a}\n`).join('');
+    if (!p || !launcher) return { out: Buffer.from(echo), err: '** No activities found to run, monkey aborted.\n', rc: 252 };
+    this.#start(['-a', MAIN, '-c', LAUNCHER, '-f', '0x10200000', '-n', shortComponent(p.name, fullClass(p.name, launcher))]);
+    return ok(`${echo}Events injected: 1\n## Network stats: elapsed time=29ms (0ms mobile, 0ms wifi, 29ms not connected)\n`);
   }
 
   #stop(name: string): void {

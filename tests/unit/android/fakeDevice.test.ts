@@ -53,6 +53,10 @@ describe('fake device', () => {
     expect(d.apps.started.at(-1)?.result).toBe('not-exported');
     expect((await sh('am start -a android.intent.action.VIEW -d tel:+33123456789')).err).toBe('Error: Activity not started, unable to resolve Intent { act=android.intent.action.VIEW dat=tel:xxxxxxxxxxxx flg=0x10000000 }\n');
     expect(await sh('am force-stop com.example.not.installed')).toEqual({ out: '', err: '', rc: 0 });
+    // monkey, as mobile-mcp launches apps.
+    expect((await sh('monkey -p com.android.settings -c android.intent.category.LAUNCHER 1')).out).toMatch(/Events injected: 1\n/);
+    expect([d.foreground, d.foregroundActivity]).toEqual(['com.android.settings', '.Settings']);
+    expect((await sh('monkey -p com.example.widget -c android.intent.category.LAUNCHER 1')).err).toBe('** No activities found to run, monkey aborted.\n');
   });
 
   it('settings: unknown keys are null, put stores them, an invalid user_rotation turns nothing', async () => {
