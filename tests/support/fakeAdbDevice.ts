@@ -2,7 +2,9 @@
  * A fake Android device that speaks the ADB transport protocol over TCP, so the real adb server
  * (`adb connect 127.0.0.1:PORT`) and everything above it (adbkit, Sightline, peers) drive it like
  * a phone. It answers `shell:` and `exec:` through a small POSIX-ish shell (quoting as `sh -c`
- * does it, so escaping bugs show), records the input it receives, and can rotate, refuse
+ * does it, so escaping bugs show), and `sync:` (adb push, adbkit push/install). It records the
+ * input it receives, the apps started, stopped and installed (`apps`, see fakeAdb/packages.ts) and
+ * the files pushed; `settings` turn the screen as WindowManager does; it can rotate, refuse
  * authorisation, fail, hang or drop the connection on demand.
  *
  * Protocol facts (checked with Debian's adb 29): six little-endian u32 header fields, checksums
@@ -12,7 +14,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import sharp from 'sharp';
+import { broadcast, runInput, type RecordedInput } from './fakeAdb/input.ts';
+import { FakePackages, defaultPackages, type FakePackage } from './fakeAdb/packages.ts';
+import { defaultUiXml, dumpsys, renderScreen } from './fakeAdb/screen.ts';
+import { contentCommand, settingsCommand, wmUserRotation } from './fakeAdb/settings.ts';
+import { coreutil, runShell, type CmdResult } from './fakeAdb/shell.ts';
+import { SyncSession, type PushRecord } from './fakeAdb/sync.ts';
+
+export { androidInputText } from './fakeAdb/input.ts';
+export { fakeApk } from './fakeAdb/apk.ts';
+export type { RecordedInput } from './fakeAdb/input.ts';
+export type { FakePackage, InstallRecord, StartedIntent } from './fakeAdb/packages.ts';
+export type { PushRecord } from './fakeAdb/sync.ts';
 
 const A_CNXN = 0x4e584e43;
 const A_OPEN = 0x4e45504f;
@@ -25,12 +38,6 @@ const AUTH_TOKEN = 1;
 const AUTH_SIGNATURE = 2;
 
 export type Rotation = 0 | 1 | 2 | 3;
-export type RecordedInput =
-  | { kind: 'tap'; x: number; y: number }
-  | { kind: 'swipe'; x1: number; y1: number; x2: number; y2: number; ms: number }
-  | { kind: 'text'; text: string; via: 'input' | 'adbkeyboard' }
-  | { kind: 'key'; code: number; longpress?: boolean }
-  | { kind: 'combo'; codes: number[] };
 
 /** What to do with the next service whose command matches. */
 export type Fault =
@@ -63,6 +70,10 @@ export interface FakeDeviceOptions {
   respond?: boolean;
   /** Render the first screenshot at start (default true; unit tests that only use the shell skip it). */
   prerender?: boolean;
+  /** Installed packages (default: a Pixel-like set, see `defaultPackages`, with `com.example.fake` in front). */
+  packages?: FakePackage[];
+  /** `accelerometer_rotation` (auto-rotate); default false, as AOSP ships it. */
+  autoRotate?: boolean;
 }
 
 interface Stream {
@@ -71,8 +82,11 @@ interface Stream {
   out: Buffer;
   sent: number;
   inFlight: boolean;
+  /** All output is in `out`: close once it is sent. */
   done: boolean;
   cutAfter?: number;
+  /** A `sync:` stream reads what the host writes. */
+  sync?: SyncSession;
 }
 
 interface Conn {
@@ -83,13 +97,6 @@ interface Conn {
   streams: Map<number, Stream>;
 }
 
-interface CmdResult {
-  out: Buffer;
-  err: string;
-  rc: number;
-}
-
-const RC = '\u0000RC\u0000';
 const UI_DEFAULT = '/sdcard/window_dump.xml';
 
 export class FakeAdbDevice {
@@ -107,6 +114,18 @@ export class FakeAdbDevice {
   adbKeyboard: boolean;
   /** The package of the app in front. */
   foreground = 'com.example.fake';
+  /** Its activity (`.MainActivity` or a full class name), as `dumpsys window` shows it. */
+  foregroundActivity = '.MainActivity';
+  /** Auto-rotate (`settings … accelerometer_rotation`): when off, the screen follows `userRotation`. */
+  autoRotate: boolean;
+  /** `settings … user_rotation`. */
+  userRotation: Rotation;
+  /** The package manager and activity manager: `apps.started`, `apps.stopped`, `apps.installs`, `apps.add()`. */
+  readonly apps: FakePackages;
+  /** Every file written through `sync:` (adb push, adbkit push/install). */
+  readonly pushes: PushRecord[] = [];
+  /** `settings` values other than the rotation ones, as `namespace/key`. */
+  readonly settings = new Map<string, string>();
   readonly model: string;
   readonly sdk: number;
   readonly rotationIn: 'input' | 'display';
@@ -126,6 +145,8 @@ export class FakeAdbDevice {
     this.naturalHeight = o.height ?? 2400;
     this.density = o.density ?? 420;
     this.rotation = o.rotation ?? 0;
+    this.userRotation = this.rotation;
+    this.autoRotate = o.autoRotate ?? false;
     this.model = o.model ?? 'Pixel Fake';
     this.sdk = o.sdk ?? 34;
     this.rotationIn = o.rotationIn ?? 'input';
@@ -134,6 +155,7 @@ export class FakeAdbDevice {
     this.#respond = o.respond ?? true;
     this.#maxData = o.maxData ?? 256 * 1024;
     this.#uiXml = o.uiXml;
+    this.apps = new FakePackages(this, o.packages ?? defaultPackages());
     this.#server = createServer((s) => this.#accept(s));
   }
 
@@ -156,8 +178,13 @@ export class FakeAdbDevice {
     return { width: swap ? this.naturalHeight : this.naturalWidth, height: swap ? this.naturalWidth : this.naturalHeight };
   }
 
+  /**
+   * The screen turns to `r`. With auto-rotate off this is what `wm user-rotation lock` does (the
+   * setting follows); with it on, the sensor turned it.
+   */
   rotate(r: Rotation): void {
     this.rotation = r;
+    if (!this.autoRotate) this.userRotation = r;
   }
 
   /** Fail the next service whose `shell:`/`exec:` string matches. */
@@ -255,7 +282,8 @@ export class FakeAdbDevice {
         return;
       }
       case A_WRTE:
-        this.#send(c, A_OKAY, a1, a0); // stdin is ignored
+        this.#send(c, A_OKAY, a1, a0); // shell stdin is ignored; sync streams read it
+        c.streams.get(a1)?.sync?.feed(data);
         return;
       case A_CLSE:
         c.streams.delete(a1);
@@ -266,6 +294,7 @@ export class FakeAdbDevice {
   #nextId = 1;
 
   #open(c: Conn, remote: number, service: string): void {
+    if (service === 'sync:' && c.online) return this.#openSync(c, remote);
     const m = /^(shell|exec):(.*)$/s.exec(service);
     if (!m || !c.online) {
       this.#send(c, A_CLSE, 0, remote);
@@ -297,8 +326,29 @@ export class FakeAdbDevice {
       .then((out) => (delay ? setTimeout(() => answer(out), delay) : answer(out)));
   }
 
+  #openSync(c: Conn, remote: number): void {
+    this.services.push('sync:');
+    this.log.push({ service: 'sync:', opened: performance.now() });
+    const s: Stream = { local: this.#nextId++, remote, out: Buffer.alloc(0), sent: 0, inFlight: false, done: false };
+    const flush = (): void => this.#flush(c, s);
+    s.sync = new SyncSession(
+      this.files,
+      this.pushes,
+      (b) => {
+        s.out = Buffer.concat([s.out, b]);
+        flush();
+      },
+      () => {
+        s.done = true;
+        flush();
+      },
+    );
+    c.streams.set(s.local, s);
+    this.#send(c, A_OKAY, s.local, remote);
+  }
+
   #flush(c: Conn, s: Stream): void {
-    if (s.inFlight || !s.done || !c.streams.has(s.local)) return;
+    if (s.inFlight || !c.streams.has(s.local)) return;
     if (s.sent < s.out.length) {
       let chunk = s.out.subarray(s.sent, s.sent + c.maxPayload);
       if (s.cutAfter !== undefined && s.sent + chunk.length >= s.cutAfter) {
@@ -312,6 +362,7 @@ export class FakeAdbDevice {
       this.#send(c, A_WRTE, s.local, s.remote, chunk);
       return;
     }
+    if (!s.done) return;
     c.streams.delete(s.local);
     this.#send(c, A_CLSE, s.local, s.remote);
   }
@@ -319,66 +370,26 @@ export class FakeAdbDevice {
   // ── the shell ──────────────────────────────────────────────────────────────
 
   /** Run a command line as `sh -c` would (the subset Sightline and adb send). */
-  async run(line: string): Promise<CmdResult> {
-    let rc = 0;
-    const out: Buffer[] = [];
-    let err = '';
-    for (const { op, pipeline } of parse(line)) {
-      if ((op === '&&' && rc !== 0) || (op === '||' && rc === 0)) continue;
-      let stdin: Buffer = Buffer.alloc(0);
-      for (const cmd of pipeline) {
-        const argv = cmd.argv.map((a) => a.split(RC).join(String(rc)));
-        const r = argv.length ? await this.#command(argv, stdin) : { out: Buffer.alloc(0), err: '', rc: 0 };
-        for (const { fd, target } of cmd.redirs) {
-          if (target === '&1' || target === '&2') continue;
-          if (fd === 1 && target !== '/dev/null') this.files.set(target, r.out);
-          if (fd === 1) r.out = Buffer.alloc(0);
-          else r.err = '';
-        }
-        stdin = r.out;
-        err += r.err;
-        rc = r.rc;
-      }
-      out.push(stdin);
-    }
-    return { out: Buffer.concat(out), err, rc };
+  run(line: string): Promise<CmdResult> {
+    return runShell(line, (argv, stdin) => this.#command(argv, stdin), this.files);
   }
 
   async #command(argv: string[], stdin: Buffer): Promise<CmdResult> {
     const [name, ...args] = argv as [string, ...string[]];
     const ok = (s: string | Buffer): CmdResult => ({ out: Buffer.from(s), err: '', rc: 0 });
     const fail = (msg: string, rc = 1): CmdResult => ({ out: Buffer.alloc(0), err: msg, rc });
+    const builtin = coreutil(name, args, stdin, this.files);
+    if (builtin) return builtin;
     switch (name.replace(/^\/system\/bin\//, '')) {
-      case 'echo':
-        return ok(`${args.join(' ')}\n`);
-      case 'true':
-        return ok('');
       case 'screencap':
         return args.includes('-p') ? ok(await this.screenPng()) : fail('screencap: raw output not supported by the fake\n');
       case 'wm':
         if (args[0] === 'size') return ok(`Physical size: ${this.naturalWidth}x${this.naturalHeight}\n`);
         if (args[0] === 'density') return ok(`Physical density: ${this.density}\n`);
+        if (args[0] === 'user-rotation') return wmUserRotation(this, args.slice(1));
         return fail(`Error: unknown command '${args[0] ?? ''}'\n`, 255);
       case 'dumpsys':
-        if (args[0] === 'display') return ok(`DISPLAY MANAGER (dumpsys display)\n  mCurrentOrientation=${this.rotation}\n  mDefaultViewport=DisplayViewport{type=INTERNAL, valid=true}\n`);
-        if (args[0] === 'window') {
-          return ok(`  mCurrentFocus=Window{f3e6c4 u0 ${this.foreground}/${this.foreground}.MainActivity}\n  mFocusedApp=ActivityRecord{2c7a3e5 u0 ${this.foreground}/.MainActivity t42}\n`);
-        }
-        if (args[0] !== 'input') return ok('');
-        if (this.rotationIn === 'display') return ok('INPUT MANAGER (dumpsys input)\n\nInput Manager State:\n  Interactive: true\n');
-        // Android 13+ dropped SurfaceOrientation on many devices; older releases print it.
-        return ok(
-          this.sdk >= 33
-            ? `INPUT MANAGER (dumpsys input)\n\nInput Manager State:\n  Interactive: true\n  Viewports:\n    Viewport INTERNAL: displayId=0, uniqueId=local:0, port=0, orientation=${this.rotation}, logicalFrame=[0, 0, ${this.size.width}, ${this.size.height}], physicalFrame=[0, 0, ${this.size.width}, ${this.size.height}], deviceSize=[${this.naturalWidth}, ${this.naturalHeight}], isActive=[1]\n`
-            : `INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n  Device 3: touch\n    Touch Input Mapper (mode - DIRECT):\n      Viewport: displayId=0, orientation=${this.rotation}, logicalFrame=[0, 0, ${this.size.width}, ${this.size.height}]\n      SurfaceWidth: ${this.size.width}px\n      SurfaceHeight: ${this.size.height}px\n      SurfaceOrientation: ${this.rotation}\n`,
-        );
-      case 'grep': {
-        const flags = args.filter((a) => a.startsWith('-')).join('');
-        const pattern = args.find((a) => !a.startsWith('-')) ?? '';
-        const re = new RegExp(pattern, flags.includes('i') ? 'i' : '');
-        const lines = stdin.toString().split('\n').filter((l) => re.test(l));
-        return lines.length ? ok(`${lines.join('\n')}\n`) : { out: Buffer.alloc(0), err: '', rc: 1 };
-      }
+        return ok(dumpsys(this, args[0] ?? ''));
       case 'getprop': {
         const props: Record<string, string> = {
           'ro.product.model': this.model,
@@ -390,19 +401,20 @@ export class FakeAdbDevice {
         return ok(Object.entries(props).map(([k, v]) => `[${k}]: [${v}]\n`).join(''));
       }
       case 'settings':
-        if (args.join(' ') === 'get secure default_input_method') {
-          return ok(this.adbKeyboard ? 'com.android.adbkeyboard/.AdbIME\n' : 'com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n');
-        }
-        return ok('null\n');
-      case 'am': {
-        const msg = args[args.indexOf('--es') + 2];
-        if (args[0] === 'broadcast' && args.includes('ADB_INPUT_B64') && msg !== undefined && this.adbKeyboard) {
-          this.inputs.push({ kind: 'text', text: Buffer.from(msg, 'base64').toString('utf8'), via: 'adbkeyboard' });
-        }
-        return ok('Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 }\nBroadcast completed: result=0\n');
-      }
+        return settingsCommand(this, args);
+      case 'content':
+        return contentCommand(this, args);
+      case 'pm':
+        return this.apps.pm(args);
+      case 'cmd':
+        if (args[0] === 'package') return this.apps.pm(args.slice(1));
+        return fail(`cmd: Can't find service: ${args[0] ?? ''}\n`, 20);
+      case 'am':
+        return args[0] === 'broadcast' ? broadcast(args, this.adbKeyboard, this.inputs) : this.apps.am(args);
+      case 'monkey':
+        return this.apps.monkey(args);
       case 'input':
-        return this.#input(args);
+        return runInput(args, this.inputs);
       case 'uiautomator': {
         if (args[0] !== 'dump') return fail('Usage: uiautomator <subcommand> [options]\n');
         const file = args.filter((a) => !a.startsWith('--'))[1] ?? UI_DEFAULT;
@@ -411,77 +423,14 @@ export class FakeAdbDevice {
         this.files.set(file, Buffer.from(xml));
         return ok(`UI hierchary dumped to: ${file}\n`);
       }
-      case 'cat': {
-        const f = this.files.get(args[0] ?? '');
-        return f ? ok(f) : fail(`cat: ${args[0] ?? ''}: No such file or directory\n`);
-      }
-      case 'rm':
-        for (const a of args) if (!a.startsWith('-')) this.files.delete(a);
-        return ok('');
       default:
         return fail(`/system/bin/sh: ${name}: inaccessible or not found\n`, 127);
     }
   }
 
-  #input(args: string[]): CmdResult {
-    const a = ['touchscreen', 'keyboard', 'touchpad'].includes(args[0] ?? '') ? args.slice(1) : args;
-    const nums = (xs: string[]): number[] => xs.map((x) => {
-      const n = Number(x);
-      if (!Number.isFinite(n) || x.trim() === '') throw new Error(`input: not a number: ${x}`);
-      return n;
-    });
-    const key = (k: string): number => (/^\d+$/.test(k) ? Number(k) : (KEYS[k.replace(/^KEYCODE_/, '')] ?? -1));
-    try {
-      switch (a[0]) {
-        case 'tap': {
-          const [x, y] = nums(a.slice(1, 3));
-          this.inputs.push({ kind: 'tap', x: x!, y: y! });
-          break;
-        }
-        case 'swipe': {
-          const [x1, y1, x2, y2, ms] = nums(a.slice(1, 6));
-          this.inputs.push({ kind: 'swipe', x1: x1!, y1: y1!, x2: x2!, y2: y2!, ms: ms ?? 300 });
-          break;
-        }
-        case 'text':
-          if (a[1] === undefined) throw new Error('input text: missing text');
-          this.inputs.push({ kind: 'text', text: androidInputText(a[1]), via: 'input' });
-          break;
-        case 'keyevent': {
-          const longpress = a.includes('--longpress');
-          for (const k of a.slice(1).filter((x) => !x.startsWith('--'))) {
-            const code = key(k);
-            if (code < 0) throw new Error(`Unknown keycode: ${k}`);
-            this.inputs.push(longpress ? { kind: 'key', code, longpress } : { kind: 'key', code });
-          }
-          break;
-        }
-        case 'keycombination':
-          this.inputs.push({ kind: 'combo', codes: a.slice(1).map(key) });
-          break;
-        default:
-          throw new Error(`Unknown command: ${a[0] ?? ''}`);
-      }
-      return { out: Buffer.alloc(0), err: '', rc: 0 };
-    } catch (e) {
-      return { out: Buffer.alloc(0), err: `Error: ${(e as Error).message}\n`, rc: 1 };
-    }
-  }
-
   /** The `uiautomator dump` XML for the current screen. */
   uiXml(): string {
-    if (this.#uiXml) return this.#uiXml(this);
-    const { width: w, height: h } = this.size;
-    const b = (x1: number, y1: number, x2: number, y2: number): string => `[${Math.round(x1 * w)},${Math.round(y1 * h)}][${Math.round(x2 * w)},${Math.round(y2 * h)}]`;
-    type A = { text?: string; id?: string; desc?: string; clickable?: boolean; enabled?: boolean };
-    const node = (i: number, cls: string, bounds: string, a: A, inner = ''): string =>
-      `<node index="${i}" text="${a.text ?? ''}" resource-id="${a.id ?? ''}" class="${cls}" package="com.example.fake" content-desc="${a.desc ?? ''}" checkable="false" checked="false" clickable="${a.clickable ?? false}" enabled="${a.enabled ?? true}" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}"${inner ? `>${inner}</node>` : ' />'}`;
-    const inner =
-      node(0, 'android.widget.TextView', b(0.05, 0.05, 0.95, 0.1), { text: 'Wi-Fi &amp; “network” é' }) +
-      node(1, 'android.widget.EditText', b(0.05, 0.2, 0.95, 0.26), { id: 'com.example.fake:id/query', clickable: true }) +
-      node(2, 'android.widget.Button', b(0.3, 0.45, 0.7, 0.55), { text: 'OK', id: 'com.example.fake:id/ok', clickable: true }) +
-      node(3, 'android.widget.ImageButton', b(0.8, 0.85, 0.95, 0.92), { desc: 'Settings', clickable: true, enabled: false });
-    return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${this.rotation}">${node(0, 'android.widget.FrameLayout', `[0,0][${w},${h}]`, {}, inner)}</hierarchy>`;
+    return this.#uiXml ? this.#uiXml(this) : defaultUiXml(this);
   }
 
   /** `screencap -p` for the current size and rotation: a real PNG with recognisable content. */
@@ -495,175 +444,4 @@ export class FakeAdbDevice {
     }
     return png;
   }
-}
-
-/**
- * A screen: a background tinted by rotation, a red square at the top-left and a blue one at the
- * bottom-right (so orientation shows), and a band of text-sized blocks with some pixel noise, so
- * both the PNG (~0.7 MB) and the scaled JPEG weigh about what a real phone screen does.
- */
-async function renderScreen(width: number, height: number, rotation: Rotation): Promise<Buffer> {
-  const px = Buffer.alloc(width * height * 3);
-  const bg = [[236, 240, 255], [255, 236, 236], [236, 255, 236], [255, 255, 220]][rotation]!;
-  let seed = 0x9e3779b9;
-  const rnd = (): number => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return seed >>> 0;
-  };
-  const band0 = Math.floor(height * 0.35);
-  const band1 = Math.floor(height * 0.8);
-  const cell = 6;
-  const cols = Math.ceil(width / cell);
-  const blocks = Array.from({ length: Math.ceil(height / cell) * cols }, () => rnd() & 0xff);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3;
-      if (x < 100 && y < 100) px.set([220, 20, 20], i);
-      else if (x >= width - 100 && y >= height - 100) px.set([20, 20, 220], i);
-      else if (y >= band0 && y < band1) {
-        const b = blocks[Math.floor(y / cell) * cols + Math.floor(x / cell)]!;
-        const ink = b < 90 ? 40 : 230;
-        const n = rnd() & 0x0f;
-        px.set([ink + n, ink + (n >> 1), ink + 8 - n], i);
-      } else px.set(bg, i);
-    }
-  }
-  return sharp(px, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 6 }).toBuffer();
-}
-
-/**
- * What Android's `input text` does with its argument (InputShellCommand.sendText): every `%s`
- * becomes a space, any other `%` stays; then characters the virtual keyboard has no keys for
- * (anything outside printable ASCII) vanish without an error.
- */
-export function androidInputText(arg: string): string {
-  const b = [...arg];
-  let escape = false;
-  for (let i = 0; i < b.length; i++) {
-    if (escape) {
-      escape = false;
-      if (b[i] === 's') {
-        b[i] = ' ';
-        b.splice(--i, 1);
-      }
-    }
-    if (b[i] === '%') escape = true;
-  }
-  return b.filter((c) => c >= ' ' && c <= '~').join('');
-}
-
-const KEYS: Record<string, number> = {
-  HOME: 3, BACK: 4, CALL: 5, DPAD_UP: 19, DPAD_DOWN: 20, DPAD_LEFT: 21, DPAD_RIGHT: 22, VOLUME_UP: 24, VOLUME_DOWN: 25, POWER: 26,
-  CAMERA: 27, TAB: 61, SPACE: 62, ENTER: 66, DEL: 67, MENU: 82, SEARCH: 84, ESCAPE: 111, FORWARD_DEL: 112, CTRL_LEFT: 113,
-  SHIFT_LEFT: 59, ALT_LEFT: 57, META_LEFT: 117, A: 29, C: 31, V: 50, APP_SWITCH: 187, WAKEUP: 224, SLEEP: 223, MOVE_HOME: 122, MOVE_END: 123,
-};
-
-// ── a POSIX-ish parser: quoting exactly as sh does it; anything it does not model is an error ──
-
-interface Simple {
-  argv: string[];
-  redirs: { fd: number; target: string }[];
-}
-
-function parse(line: string): { op: ';' | '&&' | '||'; pipeline: Simple[] }[] {
-  const list: { op: ';' | '&&' | '||'; pipeline: Simple[] }[] = [];
-  let pipeline: Simple[] = [];
-  let cur: Simple = { argv: [], redirs: [] };
-  let op: ';' | '&&' | '||' = ';';
-  let word: string | null = null;
-  let redir: number | null = null;
-  const endWord = (): void => {
-    if (word === null) return;
-    if (redir !== null) cur.redirs.push({ fd: redir, target: word });
-    else cur.argv.push(word);
-    word = null;
-    redir = null;
-  };
-  const endCmd = (): void => {
-    endWord();
-    if (redir !== null) throw new Error('syntax error: redirection without a target');
-    pipeline.push(cur);
-    cur = { argv: [], redirs: [] };
-  };
-  let i = 0;
-  while (i < line.length) {
-    const c = line[i]!;
-    if (c === ' ' || c === '\t') {
-      endWord();
-      i++;
-    } else if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new Error('syntax error: unterminated quoted string');
-      word = (word ?? '') + line.slice(i + 1, end);
-      i = end + 1;
-    } else if (c === '"') {
-      word ??= '';
-      i++;
-      for (;;) {
-        if (i >= line.length) throw new Error('syntax error: unterminated quoted string');
-        const d = line[i]!;
-        if (d === '"') break;
-        if (d === '\\' && '$`"\\\n'.includes(line[i + 1] ?? '')) {
-          word += line[i + 1];
-          i += 2;
-        } else if (d === '$' || d === '`') {
-          const [text, next] = expand(line, i);
-          word += text;
-          i = next;
-        } else {
-          word += d;
-          i++;
-        }
-      }
-      i++;
-    } else if (c === '\\') {
-      word = (word ?? '') + (line[i + 1] ?? '');
-      i += 2;
-    } else if (c === '#' && word === null) {
-      break;
-    } else if (c === '$' || c === '`') {
-      const [text, next] = expand(line, i);
-      word = (word ?? '') + text;
-      i = next;
-    } else if (c === '>') {
-      const fd = word !== null && /^\d$/.test(word) ? Number(word) : 1;
-      if (fd !== 1 || word !== null) word = null;
-      endWord();
-      i += line[i + 1] === '>' ? 2 : 1;
-      if (line[i] === '&') {
-        cur.redirs.push({ fd, target: `&${line[i + 1] ?? ''}` });
-        i += 2;
-      } else redir = fd;
-    } else if (c === ';' || c === '\n' || c === '&' || c === '|') {
-      const two = line.slice(i, i + 2);
-      if (c === '&' && two !== '&&') throw new Error('syntax error: background jobs are not modelled');
-      endCmd();
-      if (c === '|' && two !== '||') {
-        i++;
-        continue;
-      }
-      list.push({ op, pipeline });
-      pipeline = [];
-      op = two === '&&' || two === '||' ? two : ';';
-      i += op === ';' ? 1 : 2;
-    } else if ('()<{}'.includes(c) && word === null) {
-      throw new Error(`syntax error: unexpected '${c}'`);
-    } else {
-      word = (word ?? '') + c;
-      i++;
-    }
-  }
-  endCmd();
-  list.push({ op, pipeline });
-  return list.map((l) => ({ op: l.op, pipeline: l.pipeline.filter((s) => s.argv.length || s.redirs.length) }));
-}
-
-/** `$?` (kept as a marker until run time), `$NAME` (unset here: empty), `` ` `` (not modelled). */
-function expand(line: string, i: number): [string, number] {
-  if (line[i] === '`' || line[i + 1] === '(') throw new Error('syntax error: command substitution is not modelled');
-  if (line[i + 1] === '?') return [RC, i + 2];
-  const m = /^[A-Za-z_][A-Za-z0-9_]*|^\{[^}]*\}/.exec(line.slice(i + 1));
-  return m ? ['', i + 1 + m[0].length] : ['$', i + 1];
 }
