@@ -35,6 +35,12 @@ export const coreSettingsShape = {
       startAtLogin: z.boolean().default(false),
     })
     .prefault({}),
+  files: z
+    .strictObject({
+      /** Folders agents may upload files from (browser upload_file, Android install_apk); empty = none. */
+      uploadRoots: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
 } as const;
 
 type CoreShape = typeof coreSettingsShape;

@@ -4,17 +4,19 @@
  * port says (see docs/architecture.md). The services implement them (frames/, actions/, …).
  */
 import type { ActivityEntry, ActivityQuery, StatusInfo, TargetsResult } from '../../shared/api.ts';
-import type { ImageFormat, Point, ScreenshotList, SourceName, UiNode } from '../../shared/frame.ts';
+import type { ImageFormat, Point, Rect, ScreenshotList, SourceName, UiNode } from '../../shared/frame.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
 import type { FrameListQuery, FrameQuery, FrameRecord, FrameVariant } from './catalog/types.ts';
 import type { CropUnits } from './image/mapping.ts';
-import type { ActionKind, Modifier, MouseButton, ProgressReport, ScreenshotQuery, ScrollAlign, Source } from './sources/source.ts';
+import type { ActionKind, AfterMode, ElementRef, Modifier, MouseButton, PendingDialog, ProgressReport, ScreenshotQuery, ScrollAlign, Source } from './sources/source.ts';
 
 // ── frames ─────────────────────────────────────────────────────────────────────────────────
 
 export interface CaptureParams {
   target: string;
+  /** The MCP session capturing (its latest capture of the target becomes this frame). */
+  session?: Session;
   maxDimension?: number;
   format?: ImageFormat;
   quality?: number;
@@ -45,6 +47,7 @@ export interface CropParams {
 
 export interface UiTreeParams {
   target: string;
+  session?: Session;
   maxNodes: number;
   query?: string;
   signal: AbortSignal;
@@ -67,6 +70,17 @@ export interface FramesPort {
 
 // ── actions ────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * An MCP session's own view: "the latest capture of a target" is per session (two agents on one
+ * server never act through each other's frames); a ref named explicitly works in any session.
+ */
+export interface Session {
+  readonly id: string;
+  /** The ref of this session's latest (root) capture of `target`. */
+  latest(target: string): string | undefined;
+  remember(target: string, ref: string): void;
+}
+
 /** What an action tool asks for, in the agent's (image) coordinates. */
 export interface ActionRequest {
   tool: ActionKind;
@@ -74,20 +88,30 @@ export interface ActionRequest {
   ref?: string;
   x?: number;
   y?: number;
+  /** A UI-tree node id (a handle to its element) instead of x, y. */
   node?: string;
+  /** Text on screen to aim at instead of x, y (the tree's text first, else OCR); `index` picks among several. */
+  text?: string;
+  index?: number;
+  /** What to report after the action (default summary). */
+  after?: AfterMode;
   // click
   button?: MouseButton;
   clicks?: number;
   modifiers?: Modifier[];
   holdMs?: number;
   // type_text / press_key
-  text?: string;
+  /** type_text: what to type. */
+  input?: string;
+  submit?: boolean;
+  clear?: boolean;
   key?: string;
   // scroll / swipe
   deltaX?: number;
   deltaY?: number;
   toX?: number;
   toY?: number;
+  toNode?: string;
   durationMs?: number;
   // scroll_into_view
   block?: ScrollAlign;
@@ -103,12 +127,33 @@ export interface ActionResult {
   sourcePoint?: Point;
   frameRef?: string;
   note?: string;
+  /** What was under the point / received the text; navigation, dialog, title, keyboard. */
+  hit?: ElementRef & { app?: string };
+  received?: ElementRef & { value?: string; valueMatches?: boolean };
+  navigated?: { url: string; title?: string };
+  dialog?: PendingDialog;
+  title?: { from: string; to: string };
+  keyboardShown?: boolean;
+  /** The region that changed, in image pixels of `changedRef` (the action's frame, or a frame captured after). */
+  changed?: Rect;
+  changedRef?: string;
+  /** A frame captured after the action (after: image, or to find what changed). */
+  afterRef?: string;
+  remapped?: string;
   /** What the source reported beyond the note (a source's own action returns its answer here). */
   details?: Record<string, unknown>;
 }
 
+export interface ActOptions {
+  client?: string;
+  signal: AbortSignal;
+  session?: Session;
+  /** An agent run this action belongs to (`sightline agent`), for the activity log. */
+  run?: { id: string; artifacts?: string };
+}
+
 export interface ActionsPort {
-  act(req: ActionRequest, opts: { client?: string; signal: AbortSignal }): Promise<ActionResult>;
+  act(req: ActionRequest, opts: ActOptions): Promise<ActionResult>;
 }
 
 // ── targets, sources, history ───────────────────────────────────────────────────────────────

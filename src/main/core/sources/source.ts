@@ -33,6 +33,8 @@ export interface Source {
   readonly input?: InputPort;
   /** A UI tree (DOM, uiautomator) of live targets. */
   readonly tree?: TreePort;
+  /** Text on screen a source knows without OCR (DOM, UI tree): click and wait by text use it first. */
+  readonly text?: TextPort;
   /** A read-only history of screenshots (an archive). */
   readonly history?: HistoryPort;
   dispose?(): Promise<void>;
@@ -94,12 +96,35 @@ export interface ScreenPort<State = unknown> {
    * its size, rotation or document changed; returns a shift when it only moved.
    */
   checkFrame(frame: StoredFrame<State>, signal: AbortSignal): Promise<FrameCheck>;
+  /**
+   * Optional: capture `rect` (source space of `frame`) again at the device's native resolution,
+   * for a crop with real detail (the browser: CDP clip at the page's device scale). Undefined when
+   * the frame no longer shows what is there (then the crop is cut from the stored image).
+   */
+  captureRegion?(frame: StoredFrame<State>, rect: Rect, options: RegionOptions): Promise<EncodedRegion | undefined>;
+}
+
+export interface RegionOptions {
+  format: ImageFormat;
+  quality: number;
+  /** Long-edge limit for the region's image. */
+  maxDimension: number;
+  signal: AbortSignal;
+}
+
+/** A region captured again: its image and the source-space rect it shows (may be clamped). */
+export interface EncodedRegion {
+  data: Buffer;
+  format: ImageFormat;
+  width: number;
+  height: number;
+  rect: Rect;
 }
 
 // ── input ──────────────────────────────────────────────────────────────────────────────────
 
 /** The actions the core's gate knows; a source may add its own kinds (see CustomAction). */
-export const ACTION_KINDS = ['click', 'type_text', 'press_key', 'scroll', 'swipe', 'focus_window', 'scroll_into_view'] as const;
+export const ACTION_KINDS = ['click', 'type_text', 'press_key', 'scroll', 'swipe', 'focus_window', 'scroll_into_view', 'hover', 'drag'] as const;
 export type BuiltinActionKind = (typeof ACTION_KINDS)[number];
 export type ActionKind = BuiltinActionKind | (string & {});
 
@@ -107,13 +132,29 @@ export type MouseButton = 'left' | 'right' | 'middle';
 export type Modifier = 'Shift' | 'Control' | 'Alt' | 'Meta';
 export type ScrollAlign = 'start' | 'center' | 'end' | 'nearest';
 
+/**
+ * Where an action lands. The gate hands over a `point` in source space (mapped from the image
+ * point the agent gave, and re-mapped when the target only moved), or a `node`: a UI-tree node id
+ * the source finds again itself and acts on at its current place (scrolled into view first when
+ * it is off screen). `text` is a text the source finds on screen (its tree first).
+ */
+export interface Aim<State = unknown> {
+  frame?: StoredFrame<State>;
+  point?: Point;
+  node?: string;
+}
+
 /** What the gate hands a source after validation, mapping and the policy checks (points in source space). */
 export type SourceAction<State = unknown> =
-  | { kind: 'click'; target: string; frame?: StoredFrame<State>; point: Point; button: MouseButton; clicks: number; modifiers: Modifier[]; holdMs?: number }
-  | { kind: 'type_text'; target: string; frame?: StoredFrame<State>; point?: Point; text: string }
+  | ({ kind: 'click'; target: string; button: MouseButton; clicks: number; modifiers: Modifier[]; holdMs?: number } & Aim<State>)
+  | ({ kind: 'type_text'; target: string; text: string; /** Press Enter after typing. */ submit?: boolean; /** Replace the field's value. */ clear?: boolean } & Aim<State>)
   | { kind: 'press_key'; target: string; frame?: StoredFrame<State>; key: string }
-  | { kind: 'scroll'; target: string; frame?: StoredFrame<State>; point?: Point; deltaX: number; deltaY: number }
-  | { kind: 'swipe'; target: string; frame?: StoredFrame<State>; point: Point; to: Point; durationMs: number }
+  /** Deltas in source units (the gate converts the agent's image pixels). */
+  | ({ kind: 'scroll'; target: string; deltaX: number; deltaY: number } & Aim<State>)
+  | ({ kind: 'swipe'; target: string; to: Point; durationMs: number } & Aim<State>)
+  | ({ kind: 'hover'; target: string } & Aim<State>)
+  /** From the aim to `to` (a point in source space) or `toNode`; `holdMs` before moving (Android long-press drag). */
+  | ({ kind: 'drag'; target: string; to?: Point; toNode?: string; durationMs: number; holdMs?: number } & Aim<State>)
   | { kind: 'focus_window'; target: string }
   | { kind: 'scroll_into_view'; target: string; node: string; block: ScrollAlign; inline: ScrollAlign }
   | CustomAction<State>;
@@ -127,10 +168,55 @@ export interface CustomAction<State = unknown> {
   params: Record<string, unknown>;
 }
 
+/** How much to report after an action: nothing, a summary (default), or a small image of what changed. */
+export type AfterMode = 'none' | 'summary' | 'image';
+
+export interface PerformOptions {
+  after: AfterMode;
+}
+
+/** An element as a source names it in an outcome. */
+export interface ElementRef {
+  role?: string;
+  name?: string;
+  /** Its UI-tree node id, when it has one. */
+  node?: string;
+}
+
+/**
+ * What an action did, as far as the source can tell cheaply (no image). Every field is optional:
+ * a source reports what it knows.
+ */
+export interface ActionOutcome {
+  /** What was under the point (browser: the element; Android: the node; desktop: the window). */
+  hit?: ElementRef & { app?: string };
+  /** type_text: the element that received the text, and its value read back where it can be. */
+  received?: ElementRef & { value?: string; valueMatches?: boolean };
+  navigated?: { url: string; title?: string };
+  dialog?: PendingDialog;
+  title?: { from: string; to: string };
+  keyboardShown?: boolean;
+  /** The region that changed, in source units of the action's frame (viewport CSS px, device px, …). */
+  changed?: Rect;
+  /** The region changed but the source cannot say where (the core may capture to find out). */
+  changedUnknown?: boolean;
+  /** What was re-mapped on the way (the page scrolled since the frame; the node was scrolled into view). */
+  remapped?: string;
+}
+
+export interface PendingDialog {
+  type: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+  message: string;
+  defaultPrompt?: string;
+}
+
 /** What a source reports back about an action it performed. */
 export interface ActionDetails {
   /** Short human-readable note (e.g. "focused by raising" / "fell back to clicking"). */
   note?: string;
+  outcome?: ActionOutcome;
+  /** Where the action landed in source space, when the source resolved it (a node, a text). */
+  point?: Point;
   /** Anything else worth logging. */
   [key: string]: unknown;
 }
@@ -138,7 +224,7 @@ export interface ActionDetails {
 export interface InputPort<State = unknown> {
   /** The built-in action kinds this source performs (custom kinds are its module's tools). */
   readonly actions: readonly BuiltinActionKind[];
-  perform(action: SourceAction<State>, signal: AbortSignal): Promise<ActionDetails>;
+  perform(action: SourceAction<State>, signal: AbortSignal, options?: PerformOptions): Promise<ActionDetails>;
 }
 
 // ── tree ───────────────────────────────────────────────────────────────────────────────────
@@ -155,8 +241,29 @@ export interface UiTreeOptions {
 }
 
 export interface TreePort<State = unknown> {
-  /** The UI tree; `frame` is the target's latest frame (bounds come back in source space). */
+  /**
+   * The UI tree; `frame` is the target's latest frame (bounds come back in source space). Node ids
+   * are handles: valid across captures for as long as their element exists (the input port acts
+   * on them by finding the element again).
+   */
   uiTree(target: string, frame: StoredFrame<State>, options: UiTreeOptions): Promise<SourceUiNode[]>;
+}
+
+// ── text ───────────────────────────────────────────────────────────────────────────────────
+
+/** Text a source reads without OCR (a DOM, a UI tree), with its boxes in source space. */
+export interface TextItem {
+  text: string;
+  bounds: Rect;
+  /** The UI-tree node it belongs to, when there is one (actions can then aim at the node). */
+  node?: string;
+  /** 1 for text a tree knows; OCR reports its own confidence. */
+  confidence?: number;
+}
+
+export interface TextPort {
+  /** The visible text of a target now, as items with source-space boxes (viewport only). */
+  readText(target: string, signal: AbortSignal): Promise<TextItem[]>;
 }
 
 // ── history ────────────────────────────────────────────────────────────────────────────────

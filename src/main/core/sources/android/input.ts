@@ -10,6 +10,7 @@ import type { AndroidDevices } from './devices.ts';
 import { ADB_KEYBOARD_IME, adbKeyboardCommand, batchCommands, describeChars, planInputText, stepCommand } from './inputText.ts';
 import { KEY_EXAMPLES, parseKeys } from './keys.ts';
 import type { AndroidFrameState } from './screen.ts';
+import { requirePoint } from '../aim.ts';
 
 export class AndroidInput implements InputPort<AndroidFrameState> {
   readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'swipe'] as const;
@@ -26,13 +27,13 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
         case 'click': {
           if (action.button !== 'left') throw new SightlineError('UNSUPPORTED', `Android has no ${action.button} click.`, 'Use a plain click (a tap), or holdMs for a long press.');
           if (action.modifiers.length) throw new SightlineError('UNSUPPORTED', 'Android taps take no modifier keys.', 'Tap without modifiers; use press_key for key combinations.');
-          const { x, y } = devicePoint(action.point);
+          const { x, y } = devicePoint(requirePoint(action));
           const cmd = action.holdMs ? `input swipe ${x} ${y} ${x} ${y} ${Math.max(1, Math.round(action.holdMs))}` : Array.from({ length: Math.max(1, action.clicks) }, () => `input tap ${x} ${y}`).join(' && ');
           await this.#input(serial, [cmd], signal, 'tap');
           return { note: action.holdMs ? `long press ${Math.round(action.holdMs)} ms at (${x}, ${y})` : `tap at (${x}, ${y})`, command: cmd };
         }
         case 'swipe': {
-          const a = devicePoint(action.point);
+          const a = devicePoint(requirePoint(action));
           const b = devicePoint(action.to);
           const cmd = `input swipe ${a.x} ${a.y} ${b.x} ${b.y} ${Math.max(1, Math.round(action.durationMs))}`;
           await this.#input(serial, [cmd], signal, 'swipe');

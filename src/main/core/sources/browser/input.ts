@@ -11,6 +11,7 @@ import type { BrowserFrameState } from './frameState.ts';
 import { parseKeyCombo } from './keys.ts';
 import { SCROLL_INTO_VIEW_FN } from './pageScripts.ts';
 import type { TabSessions } from './tabs.ts';
+import { requirePoint } from '../aim.ts';
 
 /** The seed's limit: longer text is refused, not truncated. */
 export const MAX_TEXT_LENGTH = 10_000;
@@ -49,7 +50,7 @@ export class BrowserInput implements InputPort<BrowserFrameState> {
       const page = await tabs.page(tab);
       switch (action.kind) {
         case 'click': {
-          const { point, note } = await tabs.toViewport(tab, action.frame?.state, action.point);
+          const { point, note } = await tabs.toViewport(tab, action.frame?.state, requirePoint(action));
           await holding(page, action.modifiers, () => page.mouse.click(point.x, point.y, { button: action.button, count: action.clicks, delay: action.holdMs }));
           return withNote({ viewportPoint: point }, note);
         }

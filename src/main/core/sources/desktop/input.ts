@@ -13,6 +13,7 @@ import { keyName, parseCombo } from './keys.ts';
 import type { DesktopFrameState } from './screen.ts';
 import { allWindows, boundsOf, get, inside, parseDesktopTarget, saneBounds, sleep, windowInfo, type DesktopSession, type Nut } from './session.ts';
 import { X11Typist, normaliseTypedText } from './x11Keymap.ts';
+import { requirePoint } from '../aim.ts';
 
 /** The seed-004 rule: input lands inside the target, or not at all. */
 function checkPoint(action: SourceAction, bounds: Rect): void {
@@ -70,7 +71,7 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
     const at = (p: Point): InstanceType<Nut['Point']> => new nut.Point(Math.round(p.x), Math.round(p.y));
     switch (action.kind) {
       case 'click': {
-        await nut.mouse.setPosition(at(action.point));
+        await nut.mouse.setPosition(at(requirePoint(action)));
         const button = action.button === 'right' ? nut.Button.RIGHT : action.button === 'middle' ? nut.Button.MIDDLE : nut.Button.LEFT;
         const mods = this.#modifierKeys(nut, action.modifiers);
         if (mods.length) await nut.keyboard.pressKey(...mods);
