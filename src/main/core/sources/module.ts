@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import type { SourceName, TargetInfo } from '../../../shared/frame.ts';
+import type { CoreSettings } from '../../../shared/settings.ts';
 import type { FieldDef, SourceAction as SetupAction } from '../../../shared/sources.ts';
 import type { AnyTool } from '../mcp/tool.ts';
 import type { ArchiveStore, Source } from './source.ts';
@@ -22,6 +23,8 @@ export type PermissionState = 'granted' | 'denied' | 'unknown';
 export interface SourceContext<Config> {
   /** This source's settings section as it is now (a getter: the dashboard may change it). */
   settings(): Config;
+  /** The core's settings as they are now (e.g. files.uploadRoots). */
+  core(): CoreSettings;
   dataDir: string;
   env: NodeJS.ProcessEnv;
   /** Where an archive writes its catalog rows. */

@@ -23,10 +23,10 @@ export class SourceRegistry {
   /** The last health of each enabled source, and when it was taken. */
   readonly #health = new Map<string, { health: SourceHealth; at: number }>();
   readonly #settings: SettingsStore;
-  readonly #context: Omit<SourceContext<unknown>, 'settings'>;
+  readonly #context: Omit<SourceContext<unknown>, 'settings' | 'core'>;
   readonly #listeners: (() => void)[] = [];
 
-  constructor(modules: readonly AnySourceModule[], settings: SettingsStore, context: Omit<SourceContext<unknown>, 'settings'>) {
+  constructor(modules: readonly AnySourceModule[], settings: SettingsStore, context: Omit<SourceContext<unknown>, 'settings' | 'core'>) {
     for (const m of modules) {
       if (!SOURCE_NAME_PATTERN.test(m.name)) throw new Error(`Source name "${m.name}" must be lowercase letters, digits and "-".`);
       if (this.#modules.has(m.name)) throw new Error(`Two sources are named "${m.name}".`);
@@ -89,7 +89,7 @@ export class SourceRegistry {
     }
     let p = this.#instances.get(name);
     if (!p) {
-      p = Promise.resolve().then(() => m.create({ ...this.#context, settings: () => this.#settings.section(name) }) as Source | Promise<Source>);
+      p = Promise.resolve().then(() => m.create({ ...this.#context, settings: () => this.#settings.section(name), core: () => this.#settings.values() }) as Source | Promise<Source>);
       this.#instances.set(name, p);
       p.catch(() => {
         if (this.#instances.get(name) === p) this.#instances.delete(name);

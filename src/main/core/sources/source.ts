@@ -35,6 +35,8 @@ export interface Source {
   readonly tree?: TreePort;
   /** Text on screen a source knows without OCR (DOM, UI tree): click and wait by text use it first. */
   readonly text?: TextPort;
+  /** Network activity of a target (the browser): wait_for networkIdle. */
+  readonly network?: NetworkPort;
   /** A read-only history of screenshots (an archive). */
   readonly history?: HistoryPort;
   dispose?(): Promise<void>;
@@ -264,6 +266,16 @@ export interface TextItem {
 export interface TextPort {
   /** The visible text of a target now, as items with source-space boxes (viewport only). */
   readText(target: string, signal: AbortSignal): Promise<TextItem[]>;
+}
+
+// ── network ────────────────────────────────────────────────────────────────────────────────
+
+export interface NetworkPort {
+  /**
+   * Resolve once no request of the target has been in flight for `idleMs`; reject with TIMEOUT
+   * (saying how many requests were still in flight) after `timeoutMs`.
+   */
+  networkIdle(target: string, options: { idleMs: number; timeoutMs: number; signal: AbortSignal }): Promise<{ waitedMs: number }>;
 }
 
 // ── history ────────────────────────────────────────────────────────────────────────────────
