@@ -14,6 +14,7 @@ import type { RetentionResult } from './catalog/types.ts';
 import type { CoreBus, CoreEvents } from './events.ts';
 import { FrameService } from './frames/frameService.ts';
 import { History } from './frames/history.ts';
+import { ScreenText } from './frames/screenText.ts';
 import { SettingsStore } from './settings/store.ts';
 import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
@@ -45,6 +46,7 @@ export interface Core {
   readonly targets: TargetService;
   readonly history: History;
   readonly activity: ActivityLog;
+  readonly text: ScreenText;
   status(): Promise<StatusInfo>;
   /** An MCP session opened (+1) or closed (−1). */
   clientConnected(delta: 1 | -1): void;
@@ -74,7 +76,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Archive frames are read through their source (its files are read in place, never copied).
   catalog.frames.setExternalReader(async (rec, variant) => historyOf(await sources.get(rec.source)).read(rec, variant));
   const frames = new FrameService({ catalog, sources, settings, events, log });
-  const actions = new ActionGate({ catalog, sources, settings, uiTrees: frames.uiTrees });
+  const text = new ScreenText({ sources, frames });
+  const actions = new ActionGate({ catalog, sources, settings, frames, text });
   const targets = new TargetService(sources);
   const history = new History({ catalog, sources, settings, events });
 
@@ -105,6 +108,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     targets,
     history,
     activity: catalog.activity,
+    text,
     async status() {
       const v = settings.values();
       return { version: VERSION, paused: v.input.paused, readOnly: v.input.readOnly, clients, platform: process.platform, dataDir, sources: await sources.health() };

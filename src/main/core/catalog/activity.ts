@@ -27,6 +27,8 @@ export class ActivityLog {
       duration_ms: e.durationMs,
       params: e.params ? JSON.stringify(e.params) : null,
       client: e.client ?? null,
+      run_id: e.run?.id ?? null,
+      run_dir: e.run?.artifacts ?? null,
     });
     const entry: ActivityEntry = { ...e, id: Number(info.lastInsertRowid) };
     this.#c.events.emit('activity', entry);

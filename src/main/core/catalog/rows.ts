@@ -67,6 +67,8 @@ export interface ActivityRow {
   duration_ms: number;
   params: string | null;
   client: string | null;
+  run_id: string | null;
+  run_dir: string | null;
 }
 
 export type Params = Record<string, unknown>;
@@ -146,6 +148,7 @@ export function toActivity(r: ActivityRow): ActivityEntry {
   if (r.after_ref !== null) e.afterRef = r.after_ref;
   if (r.params !== null) e.params = JSON.parse(r.params) as Record<string, unknown>;
   if (r.client !== null) e.client = r.client;
+  if (r.run_id !== null) e.run = r.run_dir !== null ? { id: r.run_id, artifacts: r.run_dir } : { id: r.run_id };
   return e;
 }
 
