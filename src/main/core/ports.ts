@@ -143,6 +143,8 @@ export interface ActionResult {
   remapped?: string;
   /** What the source reported beyond the note (a source's own action returns its answer here). */
   details?: Record<string, unknown>;
+  /** Things the agent should know that did not stop the action (e.g. its log entry could not be written). */
+  warnings?: string[];
   /** With after: "image", a small picture of what changed (for the tool's image content, not its structured content). */
   afterImage?: { ref: string; data: Buffer; format: ImageFormat; width: number; height: number };
 }

@@ -48,24 +48,35 @@ export class ActionGate implements ActionsPort {
   async act(req: ActionRequest, opts: ActOptions): Promise<GateResult> {
     const started = performance.now();
     const log: Partial<ActivityEntry> & { tool: string } = { tool: req.tool, params: summariseParams(req), client: opts.client, ...(opts.run ? { run: opts.run } : {}) };
+    let result: GateResult;
     try {
-      const result = await this.#act(req, opts, log);
-      const said = describeOutcome(result);
-      this.#log({ ...log, result: 'ok', message: [result.note, said].filter(Boolean).join('; ') || undefined }, started);
-      return result;
+      result = await this.#act(req, opts, log);
     } catch (e) {
       const code: ErrorCode = isSightlineError(e) ? e.code : 'INTERNAL';
+      // A log that cannot be written never replaces the real answer.
       this.#log({ ...log, result: code, message: (e as Error).message }, started);
       throw e;
     }
+    const said = describeOutcome(result);
+    const unlogged = this.#log({ ...log, result: 'ok', message: [result.note, said].filter(Boolean).join('; ') || undefined }, started);
+    // The action happened: say so, and that its log entry is missing, so an agent does not repeat it.
+    return unlogged ? { ...result, warnings: [...(result.warnings ?? []), unlogged] } : result;
   }
 
-  #log(entry: Partial<ActivityEntry> & { tool: string; result: ActivityEntry['result'] }, started: number): void {
-    this.#d.catalog.activity.append({
-      at: new Date().toISOString(),
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...entry,
-    } as Omit<ActivityEntry, 'id'>);
+  /** Append to the activity log; on failure (a full disk) say why instead of failing the action. */
+  #log(entry: Partial<ActivityEntry> & { tool: string; result: ActivityEntry['result'] }, started: number): string | undefined {
+    try {
+      this.#d.catalog.activity.append({
+        at: new Date().toISOString(),
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        ...entry,
+      } as Omit<ActivityEntry, 'id'>);
+      return undefined;
+    } catch (e) {
+      const err = isSightlineError(e) ? `${e.code}: ${e.message}` : String(e);
+      process.stderr.write(`[sightline] activity log: ${err}\n`);
+      return `The action was done, but its activity-log entry could not be written (${err}).`;
+    }
   }
 
   async #act(req: ActionRequest, opts: ActOptions, log: Partial<ActivityEntry>): Promise<GateResult> {

@@ -94,8 +94,13 @@ export class FrameService implements FramesPort {
       state: captured.state,
     });
     p.session?.remember(captured.target, frame.ref);
-    // The first capture after an action is that action's "after" frame in the activity log.
-    catalog.activity.linkAfterFrame(captured.target, frame.ref, previous ? new Date(previous.capturedAt).toISOString() : '');
+    // The first capture after an action is that action's "after" frame in the activity log
+    // (best effort: the frame is stored, a log that cannot be updated does not undo it).
+    try {
+      catalog.activity.linkAfterFrame(captured.target, frame.ref, previous ? new Date(previous.capturedAt).toISOString() : '');
+    } catch (e) {
+      warnings.push(`The activity log could not link this frame to the action before it (${(e as Error).message}).`);
+    }
     if (captured.pixels?.kind === 'raw' && !raw) this.#writeOriginalBehind(frame.ref, captured.pixels);
     return { frame, image: { data: image.data, format: image.format }, warnings };
   }

@@ -9,7 +9,7 @@ export async function runAction(ctx: ToolContext, req: ActionRequest, res: ToolR
   const { afterImage, ...result } = r;
   const where = r.imagePoint && r.sourcePoint ? ` at image (${r.imagePoint.x}, ${r.imagePoint.y}) of frame ${r.frameRef ?? '?'} → source (${round(r.sourcePoint.x)}, ${round(r.sourcePoint.y)})` : r.sourcePoint ? ` at source (${round(r.sourcePoint.x)}, ${round(r.sourcePoint.y)})` : '';
   const said = describeOutcome(r);
-  res.text(`${req.tool} on ${r.target}${where}: ok${r.note ? ` (${r.note})` : ''}.${said ? ` ${said}.` : ''}`);
+  res.text(`${req.tool} on ${r.target}${where}: ok${r.note ? ` (${r.note})` : ''}.${said ? ` ${said}.` : ''}${(r.warnings ?? []).map((w) => `\nWarning: ${w}`).join('')}`);
   if (afterImage) {
     res.image(afterImage.data, afterImage.format, ['user', 'assistant'], 0.8);
     res.text(`The image shows frame ${afterImage.ref} (${afterImage.width}×${afterImage.height}), captured after the action; act in its pixels with ref "${afterImage.ref}".`);

@@ -80,6 +80,7 @@ export const actionOutput = z.object({
   changedRef: z.string().optional(),
   afterRef: z.string().optional().describe('A frame captured after the action.'),
   remapped: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
   details: z.record(z.string(), z.unknown()).optional(),
 });
 

@@ -33,10 +33,11 @@ const capture = defineTool({
     quality: z.int().min(1).max(100).optional().describe('JPEG/WebP quality 1–100 (default 70).'),
     raw: z.boolean().optional().describe('Native resolution, no scaling (costly in tokens; carries a warning).'),
     fullPage: z.boolean().optional().describe('Browser: the whole page instead of the viewport.'),
-    scrollOffset: z.object({ x: z.number().finite(), y: z.number().finite() }).optional().describe('Browser: scroll the page to this offset (CSS px) before capturing.'),
+    scrollOffset: z.strictObject({ x: z.number().finite(), y: z.number().finite() }).optional().describe('Browser: scroll the page by this many CSS px (x right, y down) before capturing.'),
   },
   output: frameOutput,
-  annotations: { readOnlyHint: true, openWorldHint: true },
+  // Not read-only: scrollOffset scrolls the page, and a background tab is brought to the front.
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handle(ctx, args, res) {
     const outcome = await ctx.frames.capture({ ...args, signal: ctx.signal, session: ctx.session });
     respondWithFrame(res, outcome, 'Captured');
