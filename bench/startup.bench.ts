@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { isSupported } from '../bin/launcher.js';
@@ -152,6 +152,7 @@ export default async function run(): Promise<BenchSection> {
   const rows: BenchRow[] = [];
   const tmp = mkdtempSync(join(tmpdir(), 'sightline-bench-startup-'));
   const adbBefore = await adbListening();
+  const loadBefore = loadavg()[0]!;
   const home = join(tmp, 'home');
   mkdirSync(home);
   let dirs = 0;
@@ -220,6 +221,7 @@ export default async function run(): Promise<BenchSection> {
     rows.push(...(await importCosts(env)));
     notes.push(
       `p50 of ${RUNS} spawns each after ${WARMUP} warm-up round; every round spawns each contender once, in a random order, with the SDK stdio client's bare environment (HOME, LOGNAME, PATH, SHELL, TERM, USER; HOME fresh). The client writes initialize at once, then initialized + tools/list; times run from spawn() to the answer's line on stdout.`,
+      `Load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores during this run (other work on the machine): absolute times scale with it, as the floor row shows; compare ratios.`,
       `Sightline runs with default settings and a fresh --data-dir per spawn (catalog created and migrated each time). Peers: Playwright MCP --headless --isolated --executable-path ${CHROMIUM}; chrome-devtools-mcp --headless --isolated --executablePath ${CHROMIUM} --no-usage-statistics --no-performance-crux; neither launches the browser before a tool call.`,
     );
   } finally {
