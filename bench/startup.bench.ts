@@ -292,5 +292,8 @@ async function importCosts(env: Record<string, string>): Promise<BenchRow[]> {
   const bare = p50(t.get('bare Node')!);
   return sets
     .filter(([k]) => k !== 'bare Node')
-    .map(([k]) => ({ metric: `import cost in a fresh Node: ${k}, p50 − bare Node (${r1(bare)} ms)`, value: r1(p50(t.get(k)!) - bare), unit: 'ms' }));
+    .map(([k]) => {
+      const cost = p50(t.get(k)!) - bare;
+      return { metric: `import cost in a fresh Node: ${k}, p50 − bare Node (${r1(bare)} ms)`, value: r1(cost), unit: 'ms', ratio: r2(cost / bare), against: 'bare Node boot' };
+    });
 }
