@@ -90,7 +90,7 @@ async function inspect(n: number, provider: Received['provider'], headers: Incom
     try {
       const meta = await sharp(data).metadata();
       received.image = { mimeType: img.mimeType, bytes: data.length, width: meta.width ?? 0, height: meta.height ?? 0 };
-      if (`image/${meta.format === 'jpg' ? 'jpeg' : meta.format}` !== img.mimeType) problems.push(`image says ${img.mimeType}, is ${meta.format}`);
+      if (`image/${meta.format}` !== img.mimeType) problems.push(`image says ${img.mimeType}, is ${meta.format}`);
       if (received.stated && (received.stated.width !== meta.width || received.stated.height !== meta.height)) problems.push(`stated ${received.stated.width}×${received.stated.height}, image is ${meta.width}×${meta.height}`);
     } catch (e) {
       problems.push(`the image does not decode: ${(e as Error).message}`);

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { resolveDataDir } from '../../main/core/settings.ts';
-import { capabilitiesOf } from './action.ts';
+import { capabilitiesOf, type Capabilities } from './action.ts';
 import { AGENT_USAGE, isSecretEnv, parseAgentArgs, UsageError, type AgentOptions } from './args.ts';
 import { RunArtifacts, redact } from './artifacts.ts';
 import { runLoop, type RunSummary, type StepRecord } from './loop.ts';
@@ -111,7 +111,7 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
     target = await resolveTarget(client, opts.target, signal);
     startup.targetsMs = performance.now() - t;
     artifacts.write('target.json', target);
-    const caps = capabilitiesOf(client.tools);
+    const caps = await capabilities(client, target, opts.uiTree, signal);
     const system = systemPrompt(promptTemplate(), caps);
     artifacts.write('system-prompt.md', `${system}\n`);
     t = performance.now();
@@ -124,7 +124,6 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
       minConfidence: opts.minConfidence,
       ...(opts.maxDimension ? { maxDimension: opts.maxDimension } : {}),
       dryRun: opts.dryRun,
-      uiTree: opts.uiTree,
       system,
       caps,
       client,
@@ -163,4 +162,16 @@ async function resolveTarget(client: SightlineClient, query: string, signal: Abo
   if (m.ok) return m.target;
   const unavailable = (sc?.errors ?? []).map((e) => `\n  (${e.source} unavailable: ${e.code}: ${e.message})`).join('');
   throw stopWith('usage', `${m.message}${unavailable}`);
+}
+
+/**
+ * The tools' schemas say what the server can do; whether this target has a UI tree only asking
+ * tells (a desktop window has none). Without a tree the model is offered no node ids.
+ */
+async function capabilities(client: SightlineClient, target: TargetEntry, wantTree: boolean, signal: AbortSignal): Promise<Capabilities> {
+  const caps = capabilitiesOf(client.tools);
+  const noTree = { ...caps, uiTree: false, clickNode: false, typeNode: false };
+  if (!caps.uiTree || !wantTree) return noTree;
+  const res = await client.call('get_ui_tree', { target: target.id, maxNodes: 1 }, { signal, timeoutMs: 30_000 });
+  return res.isError ? noTree : caps;
 }

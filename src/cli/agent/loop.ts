@@ -57,7 +57,6 @@ export interface LoopContext {
   minConfidence: number;
   maxDimension?: number;
   dryRun: boolean;
-  uiTree: boolean;
   system: string;
   caps: Capabilities;
   client: SightlineClient;
@@ -283,7 +282,7 @@ async function step(ctx: LoopContext, n: number, history: HistoryEntry[], state:
 export async function runLoop(ctx: LoopContext): Promise<{ stop: Stop; steps: StepRecord[] }> {
   const steps: StepRecord[] = [];
   const history: HistoryEntry[] = [];
-  const state = { tree: ctx.uiTree && ctx.caps.uiTree };
+  const state = { tree: ctx.caps.uiTree };
   for (let n = 1; n <= ctx.maxSteps; n++) {
     ctx.reporter.stepStarted(n, ctx.maxSteps);
     const record: StepRecord = { step: n, startedAt: new Date().toISOString(), outcome: 'not finished', timings: { captureMs: 0, buildMs: 0, totalMs: 0, overheadMs: 0 } };

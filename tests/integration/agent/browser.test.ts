@@ -117,7 +117,7 @@ describe('sightline agent on a real browser tab', () => {
       if (n === 1) return '```json\n' + act({ action: 'click', ...(await at('#q', r)), why: 'Focus the search field' }) + '\n```';
       if (n === 2 && !r.repair) return 'I will type the word now.';
       if (n === 2) {
-        repaired = r.repair.text;
+        repaired = r.repair?.text ?? '';
         return act({ action: 'type', text: 'hello', why: 'Type into the focused field' });
       }
       if (n === 3) return act({ action: 'key', key: 'Enter', why: 'Submit the form' });

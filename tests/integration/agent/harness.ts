@@ -33,7 +33,7 @@ export interface RunJson {
     call?: { name: string; arguments: Record<string, unknown> };
     imagePoint?: { x: number; y: number };
     devicePoint?: { x: number; y: number };
-    frame?: { ref: string; image: { width: number; height: number } };
+    frame?: { ref: string; image: { width: number; height: number }; origin: { x: number; y: number }; scale: number };
     screenshot?: string;
     timings: { totalMs: number; overheadMs: number; modelMs?: number };
   }[];
