@@ -4,6 +4,7 @@
  * model server. A run reaches its goal; each safety stop ends with its exit code, acts on nothing
  * after the stop, and says why in its artifacts.
  */
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
@@ -254,6 +255,19 @@ describe('safety stops', () => {
     } finally {
       await app.stop();
     }
+  });
+
+  it('Ctrl-C while the model thinks: exit 130, nothing acted', async () => {
+    let proc: ChildProcess | undefined;
+    model.script(async (r) => {
+      proc?.kill('SIGINT');
+      return { delayMs: 60_000, then: act({ action: 'click', ...(await at('#counter', r)) }) };
+    });
+    const r = await runAgent(anthropic('--goal', 'Click the red button'), { dataDir, env: anthropicEnv, onSpawn: (p) => (proc = p) });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.run!.stop).toMatchObject({ reason: 'interrupted', exitCode: 130 });
+    expect(await state<number>('window.state.counter')).toBe(0);
+    expectClean(r);
   });
 
   it('a target that matches nothing is a usage error (exit 2) listing the targets', async () => {

@@ -2,7 +2,7 @@
  * Running the real built `sightline agent` (bin/sightline.js → out/main/cli.js) as a user would,
  * asynchronously: the fake model server answers from this same process, so nothing may block it.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BIN } from '../../support/cli.ts';
@@ -64,14 +64,16 @@ function newestRun(dataDir: string): string | undefined {
 export interface AgentOptions {
   dataDir: string;
   env?: Record<string, string | undefined>;
-  /** Called once the process runs (e.g. to flip the pause switch at the right moment). */
   timeoutMs?: number;
+  /** Called once the process runs (e.g. to interrupt it at the right moment). */
+  onSpawn?: (proc: ChildProcess) => void;
 }
 
 export async function runAgent(args: string[], o: AgentOptions): Promise<AgentRun> {
   const env: Record<string, string | undefined> = { ...process.env, ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ...o.env };
   const t0 = Date.now();
   const proc = spawn(process.execPath, [BIN, 'agent', '--data-dir', o.dataDir, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  o.onSpawn?.(proc);
   let stdout = '';
   let stderr = '';
   proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
