@@ -46,6 +46,7 @@ Options:
   --max-time DURATION           wall time, e.g. 120, 90s, 2m (default 2m)
   --min-confidence X            stop when the model's confidence is below X, 0–1 (default 0.5)
   --max-dimension PX            long edge of the image the model sees (default: Sightline's, 1000)
+  --max-tokens N                the model's answer limit (default 1024)
   --no-ui-tree                  do not send the target's UI elements (click by node) with each step
   --out DIR                     write the run's artifacts to DIR (default <data dir>/runs/<time>-<slug>/)
   --data-dir DIR                Sightline's data directory (as for sightline mcp)

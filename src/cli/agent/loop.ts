@@ -37,6 +37,8 @@ export interface StepRecord {
   startedAt: string;
   frame?: FrameInfo;
   screenshot?: string;
+  /** The model's action as parsed (action.json), and a one-line description of it. */
+  decision?: Action;
   action?: string;
   why?: string;
   confidence?: number;
@@ -147,12 +149,10 @@ const extension = (mime: string): string => (mime === 'image/png' ? 'png' : mime
 interface Decision {
   action: Action;
   repaired: boolean;
-  modelMs: number;
 }
 
 /** Ask, parse, and on an unusable answer ask once more with the problem named; a second failure stops the run. */
-async function decide(ctx: LoopContext, turn: ModelTurn, dir: string): Promise<Decision> {
-  let modelMs = 0;
+async function decide(ctx: LoopContext, turn: ModelTurn, dir: string, timings: StepTimings): Promise<Decision> {
   const ask = async (t: ModelTurn, suffix: string): Promise<ModelReply> => {
     ctx.artifacts.write(`${dir}/request${suffix}.json`, ctx.provider.describeRequest(t));
     const t0 = performance.now();
@@ -165,7 +165,8 @@ async function decide(ctx: LoopContext, turn: ModelTurn, dir: string): Promise<D
       ctx.artifacts.write(`${dir}/error${suffix}.txt`, `${err.message}\n`);
       throw stopWith('modelError', `the model call failed: ${err.message}`);
     } finally {
-      modelMs += performance.now() - t0;
+      // Counted even when the call fails, so a slow failure is not taken for loop overhead.
+      timings.modelMs = (timings.modelMs ?? 0) + performance.now() - t0;
     }
   };
   const check = (text: string): { ok: true; action: Action } | { ok: false; problem: string } => {
@@ -177,11 +178,11 @@ async function decide(ctx: LoopContext, turn: ModelTurn, dir: string): Promise<D
   const first = await ask(turn, '');
   writeReply(ctx, dir, '', first);
   const one = check(first.text);
-  if (one.ok) return { action: one.action, repaired: false, modelMs };
+  if (one.ok) return { action: one.action, repaired: false };
   const second = await ask({ ...turn, repair: { reply: first.text, text: repairText(one.problem) } }, '-repair');
   writeReply(ctx, dir, '-repair', second);
   const two = check(second.text);
-  if (two.ok) return { action: two.action, repaired: true, modelMs };
+  if (two.ok) return { action: two.action, repaired: true };
   throw stopWith('modelError', `the model answered malformed JSON twice: ${two.problem}`);
 }
 
@@ -215,9 +216,9 @@ async function step(ctx: LoopContext, n: number, history: HistoryEntry[], state:
   ctx.artifacts.write(`${dir}/prompt.txt`, `${text}\n`);
   record.timings.buildMs = performance.now() - t2;
 
-  const decision = await decide(ctx, turn, dir);
-  record.timings.modelMs = decision.modelMs;
+  const decision = await decide(ctx, turn, dir, record.timings);
   const a = decision.action;
+  record.decision = a;
   record.action = describeAction(a);
   record.why = a.why;
   record.confidence = a.confidence;
@@ -227,36 +228,29 @@ async function step(ctx: LoopContext, n: number, history: HistoryEntry[], state:
     record.imagePoint = point;
     record.devicePoint = mapToSource(cap.frame, point);
   }
-  const save = (): void => ctx.artifacts.write(`${dir}/action.json`, { action: a, ...record });
-
   if (ctx.signal.aborted) throw abortStop(ctx.signal);
   const unsure = tooUnsure(a, ctx.minConfidence);
   if (unsure) {
     record.outcome = `not acted: ${unsure}`;
-    save();
     return stop('lowConfidence', unsure);
   }
   const outside = outOfFrame(a, cap.frame.image);
   if (outside) {
     record.outcome = `not acted: ${outside}`;
-    save();
     return stop('outOfFrame', outside);
   }
   if (a.action === 'done') {
     record.outcome = 'goal reached';
-    save();
     return stop('done', a.why);
   }
   if (a.action === 'noop') {
     record.outcome = 'nothing done (noop)';
-    save();
     return undefined;
   }
   const call = toToolCall(a, ctx.target.id, cap.frame.ref)!;
   record.call = call;
   if (ctx.dryRun) {
     record.outcome = `not acted (dry run): would call ${call.name}`;
-    save();
     return stop('done', `dry run: decided ${record.action}; nothing was acted on`);
   }
   const t3 = performance.now();
@@ -267,7 +261,6 @@ async function step(ctx: LoopContext, n: number, history: HistoryEntry[], state:
     const code = errorCode(res);
     record.result = { ok: false, code, text: resText };
     record.outcome = `refused: ${code}`;
-    save();
     return actionStop(code, resText).stop;
   }
   const sc = res.structuredContent as { sourcePoint?: { x: number; y: number }; imagePoint?: { x: number; y: number }; note?: string } | undefined;
@@ -275,7 +268,6 @@ async function step(ctx: LoopContext, n: number, history: HistoryEntry[], state:
   if (sc?.imagePoint && !record.imagePoint) record.imagePoint = sc.imagePoint;
   record.result = { ok: true, text: resText };
   record.outcome = `ok${sc?.note ? ` (${sc.note})` : ''}`;
-  save();
   return a.done ? stop('done', a.why) : undefined;
 }
 
@@ -297,7 +289,10 @@ export async function runLoop(ctx: LoopContext): Promise<{ stop: Stop; steps: St
     const total = performance.now() - t0;
     record.timings.totalMs = total;
     record.timings.overheadMs = total - (record.timings.modelMs ?? 0);
+    for (const k of Object.keys(record.timings) as (keyof StepTimings)[]) record.timings[k] = Math.round(record.timings[k]! * 10) / 10;
     steps.push(record);
+    // Written once the step is over, so its timings and outcome are final.
+    if (record.screenshot) ctx.artifacts.write(`${stepDirName(n)}/action.json`, record);
     ctx.reporter.stepDone(record, ctx.maxSteps);
     if (ended) return { stop: ended, steps };
     history.push({ step: n, action: record.action ?? '?', why: record.why ?? '', outcome: record.outcome });
