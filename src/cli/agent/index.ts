@@ -69,6 +69,8 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
   let target: TargetEntry | undefined;
   let steps: StepRecord[] = [];
   const startup = { connectMs: 0, targetsMs: 0, providerMs: 0 };
+  /** When the run stopped; closing the server afterwards is not the run's time. */
+  let stoppedAt: number | undefined;
   let ended: Stop;
   const summary = (s: Stop): RunSummary => ({
     runId: artifacts.id,
@@ -81,8 +83,8 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
     dryRun: opts.dryRun,
     limits: { maxSteps: opts.maxSteps, maxTimeMs: opts.maxTimeMs, minConfidence: opts.minConfidence },
     startedAt: started.toISOString(),
-    endedAt: new Date().toISOString(),
-    durationMs: Math.round(performance.now() - t0),
+    endedAt: new Date(started.getTime() + (stoppedAt ?? performance.now()) - t0).toISOString(),
+    durationMs: Math.round((stoppedAt ?? performance.now()) - t0),
     startup: { connectMs: Math.round(startup.connectMs), targetsMs: Math.round(startup.targetsMs), providerMs: Math.round(startup.providerMs) },
     stop: s,
     steps,
@@ -138,6 +140,7 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
   } catch (e) {
     ended = e instanceof StopSignal ? e.stop : signal.aborted ? stop(signal.reason === 'interrupted' ? 'interrupted' : 'wallTime', 'stopped before the first step') : stop('error', (e as Error)?.message ?? String(e));
   } finally {
+    stoppedAt = performance.now();
     clearTimeout(timer);
     process.off('SIGINT', onSigint);
     await client?.close().catch(() => undefined);
