@@ -39,7 +39,7 @@ Usage:
   sightline agent --goal "…" --target <id | title/app/package/url to match> [options]
 
 Options:
-  --provider anthropic|openai   default: anthropic, or openai when only OPENAI_API_KEY or --base-url is set
+  --provider anthropic|openai   default: openai with --base-url or when only OPENAI_API_KEY is set, else anthropic
   --model NAME                  default: ${DEFAULT_MODELS.anthropic} / ${DEFAULT_MODELS.openai}
   --base-url URL                the provider's endpoint (OpenAI-compatible: Ollama, vLLM, LM Studio, a gateway)
   --max-steps N                 default 25
@@ -123,7 +123,8 @@ export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv): AgentOpt
   }
   const baseUrlFlag = values['base-url'];
   if (baseUrlFlag !== undefined && !URL.canParse(baseUrlFlag)) throw new UsageError(`--base-url: "${baseUrlFlag}" is not a URL.`);
-  const provider: ProviderName = (values.provider as ProviderName | undefined) ?? (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_AUTH_TOKEN && (env.OPENAI_API_KEY || baseUrlFlag) ? 'openai' : 'anthropic');
+  // --base-url alone means an OpenAI-compatible server (Ollama, vLLM, LM Studio): the common case.
+  const provider: ProviderName = (values.provider as ProviderName | undefined) ?? (baseUrlFlag || (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_AUTH_TOKEN && env.OPENAI_API_KEY) ? 'openai' : 'anthropic');
   const baseUrl = baseUrlFlag ?? (provider === 'anthropic' ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL) ?? undefined;
 
   let apiKey: string | undefined;

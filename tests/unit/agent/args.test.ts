@@ -19,6 +19,8 @@ describe('parseAgentArgs', () => {
     expect(parseAgentArgs([...base, '--base-url', 'http://127.0.0.1:11434/v1', '--model', 'llava'], {})).toMatchObject({ provider: 'openai', apiKey: 'no-key', baseUrl: 'http://127.0.0.1:11434/v1' });
     fails([...base, '--base-url', 'http://127.0.0.1:11434/v1'], {}, /--model is required/);
     expect(parseAgentArgs(base, { OPENAI_API_KEY: 'k2', OPENAI_BASE_URL: 'http://gw/v1', ANTHROPIC_API_KEY: 'k1' })).toMatchObject({ provider: 'anthropic' });
+    expect(parseAgentArgs([...base, '--base-url', 'http://gw/v1', '--model', 'm'], { ANTHROPIC_API_KEY: 'k1' })).toMatchObject({ provider: 'openai', apiKey: 'no-key' });
+    expect(parseAgentArgs([...base, '--base-url', 'http://gw', '--provider', 'anthropic'], { ANTHROPIC_API_KEY: 'k1' })).toMatchObject({ provider: 'anthropic', baseUrl: 'http://gw', model: 'claude-sonnet-4-6' });
     expect(parseAgentArgs([...base, '--provider', 'anthropic'], { ANTHROPIC_AUTH_TOKEN: 't' })).toMatchObject({ apiKey: 't', authToken: true });
   });
   it('refuses what it cannot run, saying which flag', () => {
