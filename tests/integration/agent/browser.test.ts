@@ -140,10 +140,13 @@ describe('sightline agent on a real browser tab', () => {
     expectClean(r);
   });
 
-  it('--dry-run decides once and acts on nothing', async () => {
+  it('--dry-run decides once and acts on nothing; --out puts the artifacts elsewhere', async () => {
     model.script(async (r) => act({ action: 'click', ...(await at('#counter', r)) }));
-    const r = await runAgent([...anthropic('--goal', 'Click the red button', '--dry-run')], { dataDir, env: anthropicEnv });
+    const out = join(tempDir('sightline-agent-out-'), 'run');
+    const r = await runAgent([...anthropic('--goal', 'Click the red button', '--dry-run', '--out', out)], { dataDir, env: anthropicEnv });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.dir).toBe(out);
+    expect(r.run!.artifacts).toBe(out);
     expect(await state<number>('window.state.counter')).toBe(0);
     expect(r.run!.steps[0]!.outcome).toMatch(/^not acted \(dry run\): would call click/);
     expect(r.run!.steps[0]!.devicePoint).toBeDefined();
