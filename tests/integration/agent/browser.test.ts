@@ -70,7 +70,10 @@ function expectClean(r: AgentRun): void {
   expect(r.files).toEqual(expect.arrayContaining(['run.json', 'target.json', 'system-prompt.md']));
 }
 
-describe('sightline agent on a real browser tab', () => {
+// Each run starts two Node processes (the agent, its sightline mcp): give loaded machines room.
+const slow = { timeout: 180_000 };
+
+describe('sightline agent on a real browser tab', slow, () => {
   it('fills the search field and presses Go (Anthropic SDK), with artifacts for every step', async () => {
     model.script(async (r) => {
       if (stepOf(r) === 1) return act({ action: 'type', text: 'sightline', ...(await at('#q', r)), why: 'Type the query into the search field' });
@@ -154,7 +157,7 @@ describe('sightline agent on a real browser tab', () => {
   });
 });
 
-describe('safety stops', () => {
+describe('safety stops', slow, () => {
   it('max steps: exit 3 after exactly N actions', async () => {
     model.script(async (r) => act({ action: 'click', ...(await at('#counter', r)) }));
     const r = await runAgent(anthropic('--goal', 'Click forever', '--max-steps', '3'), { dataDir, env: anthropicEnv });

@@ -10,7 +10,7 @@ import { tempDir } from '../../support/mcpHarness.ts';
 import { startTestApp, startXvfb, type TestApp, type XDisplay } from '../../support/xvfb.ts';
 import { KEY, leaks, runAgent, stepFiles } from './harness.ts';
 
-describe('sightline agent on a desktop window (Xvfb)', () => {
+describe('sightline agent on a desktop window (Xvfb)', { timeout: 180_000 }, () => {
   let x: XDisplay;
   let app: TestApp;
   let model: FakeModelServer;
@@ -39,8 +39,10 @@ describe('sightline agent on a desktop window (Xvfb)', () => {
       if (step === 2) return act({ action: 'key', key: 'Return', why: 'Confirm' });
       return act({ action: 'done', why: 'The field holds the text' });
     });
-    const typed = app.next((e) => e.event === 'text' && e.value === 'hello agent', 60_000);
-    const entered = app.next((e) => e.event === 'key' && e.keysym === 'Return', 60_000);
+    const typed = app.next((e) => e.event === 'text' && e.value === 'hello agent', 170_000);
+    const entered = app.next((e) => e.event === 'key' && e.keysym === 'Return', 170_000);
+    // Awaited below; a failed run must not leave them as unhandled rejections.
+    for (const p of [typed, entered]) p.catch(() => undefined);
     const r = await runAgent(['--provider', 'anthropic', '--base-url', model.url, '--target', 'agent form window', '--goal', 'Enter "hello agent"', '--max-dimension', '600', '--json'], {
       dataDir,
       env: { ANTHROPIC_API_KEY: KEY, DISPLAY: x.display },

@@ -81,8 +81,8 @@ export async function runAgent(args: string[], o: AgentOptions): Promise<AgentRu
   const code = await new Promise<number | null>((ok, fail) => {
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
-      fail(new Error(`agent did not exit in ${o.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`));
-    }, o.timeoutMs ?? 60_000);
+      fail(new Error(`agent did not exit in ${o.timeoutMs ?? 150_000} ms\n${stdout}\n${stderr}`));
+    }, o.timeoutMs ?? 150_000);
     proc.once('exit', (c) => {
       clearTimeout(timer);
       ok(c);
