@@ -23,8 +23,11 @@ export function parseImeState(text: string): ImeState {
   const shown = /mInputShown=(true|false)/.exec(text);
   if (shown) out.shown = shown[1] === 'true';
   // View.toString: `android.widget.EditText{a1b2c3 VFED..CL. .F...... 54,480-1026,624 #7f0a0120 app:id/query aid=…}`.
-  const served = /mServedView=(null|([\w.$]+)\{[^}\n]*?(?:\s[\w.]+:id\/([\w.]+))?[^}\n]*\})/.exec(text);
-  if (served) out.served = served[1] === 'null' ? null : { className: served[2]!, ...(served[3] ? { idName: served[3] } : {}) };
+  const served = /mServedView=(?:null\b|([\w.$]+)\{([^}\n]*)\})/.exec(text);
+  if (served) {
+    const id = served[2] === undefined ? undefined : /\s[\w.]+:id\/([\w.]+)/.exec(served[2])?.[1];
+    out.served = served[1] === undefined ? null : { className: served[1], ...(id ? { idName: id } : {}) };
+  }
   return out;
 }
 

@@ -72,11 +72,12 @@ export function placeNode(box: Rect, fullSize: Size, view: Rect, canScroll: bool
 /** The content displacement that brings `box` inside `view` with a margin, bounded to 80 % of the view. */
 export function shiftToShow(box: Rect, view: Rect): Point {
   const axis = (start: number, size: number, vStart: number, vSize: number): number => {
+    const end = start + size;
+    const vEnd = vStart + vSize;
+    // In view already: inside it, or covering all of it.
+    if ((start >= vStart && end <= vEnd) || (start <= vStart && end >= vEnd)) return 0;
     const margin = Math.min(48, vSize * 0.1);
-    let d = 0;
-    if (size > vSize - 2 * margin || start < vStart + margin) d = vStart + margin - start;
-    else if (start + size > vStart + vSize - margin) d = vStart + vSize - margin - (start + size);
-    if (d === 0) return 0;
+    const d = size > vSize - 2 * margin || start < vStart ? vStart + margin - start : vEnd - margin - end;
     const limit = vSize * 0.8;
     const bounded = Math.max(-limit, Math.min(limit, d));
     // Less than the touch slop (8 dp, ~24 px) would not scroll at all.
