@@ -51,7 +51,8 @@ export class NodeHandles {
 
   constructor(options: { prefix?: string; cap?: number } = {}) {
     this.#prefix = options.prefix ?? randomPrefix();
-    this.#cap = options.cap ?? 5000;
+    // ~0.5 KB a record: 2,000 is ten dumps of a busy screen, ~1 MB per device.
+    this.#cap = options.cap ?? 2000;
   }
 
   get size(): number {
