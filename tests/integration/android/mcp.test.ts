@@ -32,6 +32,11 @@ const ok = (r: CallToolResult): CallToolResult => {
   return r;
 };
 const data = (r: CallToolResult): Record<string, unknown> => ok(r).structuredContent as Record<string, unknown>;
+/** A module action's answer: the gate's result, the device's facts in `details`. */
+const facts = (r: CallToolResult): Record<string, unknown> => {
+  const s = data(r);
+  return { note: s.note, ...(s.details as Record<string, unknown>) };
+};
 
 /** An OK button whose box is off every pixel grid: [101,203][356,428], centre (228.5, 315.5). */
 const offGrid = (d: FakeAdbDevice): string =>
@@ -63,17 +68,17 @@ it('list_apps, launch_app, stop_app, open_url: what is installed, which activity
   expect((data(await mcp.call('list_apps', { target, system: true, filter: 'COM.android' })).apps as { package: string }[]).map((a) => a.package)).toEqual(['com.android.chrome', 'com.android.launcher3', 'com.android.settings', 'com.android.systemui']);
 
   const launched = await mcp.call('launch_app', { target, package: 'com.example.notes' });
-  expect(textOf(ok(launched))).toBe(`launch_app on ${target}: com.example.notes/.NotesActivity in front (cold start, 412 ms).`);
-  expect(launched.structuredContent).toMatchObject({ ok: true, package: 'com.example.notes', activity: 'com.example.notes/.NotesActivity', foreground: 'com.example.notes/.NotesActivity', launchState: 'COLD', totalTimeMs: 412 });
+  expect(textOf(ok(launched))).toBe(`android:launch_app on ${target}: ok (com.example.notes/.NotesActivity in front (cold start, 412 ms)).`);
+  expect(launched.structuredContent).toMatchObject({ ok: true, details: { package: 'com.example.notes', activity: 'com.example.notes/.NotesActivity', foreground: 'com.example.notes/.NotesActivity', launchState: 'COLD', totalTimeMs: 412 } });
   expect(textOf(ok(await mcp.call('launch_app', { target, package: 'com.example.notes' })))).toMatch(/in front \(was running: brought to the front\)/);
   const missing = await mcp.call('launch_app', { target, package: 'com.example.missing' });
   expect(textOf(missing)).toMatch(/^INVALID_ARGUMENT: com.example.missing is not installed/);
 
-  expect(textOf(ok(await mcp.call('stop_app', { target, package: 'com.example.notes' })))).toBe(`stop_app on ${target}: stopped com.example.notes; com.android.launcher3/.uioverride.QuickstepLauncher in front.`);
+  expect(textOf(ok(await mcp.call('stop_app', { target, package: 'com.example.notes' })))).toBe(`android:stop_app on ${target}: ok (stopped com.example.notes; com.android.launcher3/.uioverride.QuickstepLauncher in front).`);
   expect(d.apps.stopped).toEqual(['com.example.notes']);
 
   const opened = await mcp.call('open_url', { target, url: 'https://example.com/a?b=c' });
-  expect(data(opened)).toMatchObject({ url: 'https://example.com/a?b=c', foreground: 'com.android.chrome/com.google.android.apps.chrome.Main', chooser: false });
+  expect(facts(opened)).toMatchObject({ url: 'https://example.com/a?b=c', foreground: 'com.android.chrome/com.google.android.apps.chrome.Main', chooser: false });
   d.apps.add({ name: 'org.mozilla.firefox', launchers: ['org.mozilla.fenix.HomeActivity'], opens: ['https:'] });
   expect(textOf(ok(await mcp.call('open_url', { target, url: 'https://example.com/' })))).toMatch(/chooser is in front/);
   expect(textOf(ok(await mcp.call('open_url', { target, url: 'fake://item/1', package: 'com.example.fake', wait: false })))).toMatch(/opened in com.example.fake\/.MainActivity/);
@@ -84,7 +89,7 @@ it('install_apk takes files inside files.uploadRoots only; set_orientation reads
   const target = `android:${d.serial}`;
   const apk = join(uploads, 'app.apk');
   writeFileSync(apk, fakeApk('com.example.installed'));
-  expect(data(await mcp.call('install_apk', { target, path: apk }))).toMatchObject({ note: 'installed com.example.installed from app.apk', packages: ['com.example.installed'], file: 'app.apk' });
+  expect(facts(await mcp.call('install_apk', { target, path: apk }))).toMatchObject({ note: 'installed com.example.installed from app.apk', packages: ['com.example.installed'], file: 'app.apk' });
   expect(d.apps.installs.at(-1)).toMatchObject({ package: 'com.example.installed', result: 'Success' });
   expect([...d.files.keys()]).toEqual([]);
 
@@ -96,10 +101,10 @@ it('install_apk takes files inside files.uploadRoots only; set_orientation reads
   expect(textOf(await mcp.call('install_apk', { target, path: join(uploads, 'sub', 'notes.apk') }))).toMatch(/^INVALID_ARGUMENT: notes.apk is not an APK/);
   expect(d.pushes).toHaveLength(1);
 
-  const turned = data(await mcp.call('set_orientation', { target, orientation: 'landscape' }));
+  const turned = facts(await mcp.call('set_orientation', { target, orientation: 'landscape' }));
   expect(turned).toMatchObject({ orientation: 'landscape', rotation: 1, autoRotate: false, screen: { width: 2400, height: 1080 } });
   expect(turned.note).toBe('landscape (90°), auto-rotate off; frames captured before are stale');
-  expect(data(await mcp.call('set_orientation', { target, orientation: 'auto' }))).toMatchObject({ autoRotate: true });
+  expect(facts(await mcp.call('set_orientation', { target, orientation: 'auto' }))).toMatchObject({ autoRotate: true });
   const listed = data(await mcp.call('list_targets', {})).targets as { details: Record<string, unknown> }[];
   expect(listed[0]!.details).toMatchObject({ rotation: 1, orientation: 'landscape' });
 

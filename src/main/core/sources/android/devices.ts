@@ -237,7 +237,7 @@ export class AndroidDevices {
       this.#locks.set(ref.id, lock);
     }
     return lock.runExclusive(async () => {
-      if (signal.aborted) throw new SightlineError('CANCELLED', 'Cancelled while waiting for the device.');
+      if (signal.aborted) throw new SightlineError('CANCELLED', 'Cancelled while waiting for the device.', 'Call again if you still need it.');
       await this.requireReady(ref);
       return fn();
     });

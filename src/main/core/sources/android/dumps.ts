@@ -45,7 +45,7 @@ export class DeviceDumps {
     try {
       out = await this.#d.shell(ref, `uiautomator dump ${file} && cat ${file}; rm -f ${file}`, signal, 'uiautomator dump', TIMEOUT.uiautomator);
     } catch (e) {
-      throw await this.#d.explain(ref, e, (msg) => new SightlineError('INTERNAL', `uiautomator dump on ${ref.id} failed: ${msg}.`));
+      throw await this.#d.explain(ref, e, (msg) => new SightlineError('INTERNAL', `uiautomator dump on ${ref.id} failed: ${msg}.`, 'Retry when the screen is idle (animations and video block uiautomator).'));
     }
     try {
       return parseUiDump(out, screen);

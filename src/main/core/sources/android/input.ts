@@ -79,7 +79,7 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
           return this.#withKeyboard(ref, { command: cmd }, before, after, false, signal);
         }
         default:
-          throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported on Android.`);
+          throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported on Android.`, 'Use click, type_text, press_key, scroll, swipe or drag.');
       }
     });
   }

@@ -55,36 +55,9 @@ const listApps = defineTool({
   },
 });
 
-/** What the module's own actions report: the core's action result and the device's answer. */
-const appActionOutput = z.object({
-  ok: z.boolean(),
-  target: z.string(),
-  note: z.string().optional(),
-  package: z.string().optional().describe('The app acted on.'),
-  started: z.string().optional().describe('The activity asked for (package/.Activity).'),
-  activity: z.string().optional().describe('The activity Android reported in front after the start.'),
-  foreground: z.string().optional().describe('The activity in front, read afterwards.'),
-  launchState: z.string().optional(),
-  totalTimeMs: z.number().optional().describe('Time to the first frame, as am start -W measured it.'),
-  status: z.string().optional(),
-  warning: z.string().optional(),
-  chooser: z.boolean().optional().describe('Several apps handle the link: Android shows its chooser.'),
-  otherLaunchers: z.array(z.string()).optional(),
-  url: z.string().optional(),
-  file: z.string().optional(),
-  bytes: z.number().optional(),
-  packages: z.array(z.string()).optional().describe('Packages that are new after the install.'),
-  orientation: z.string().optional(),
-  rotation: z.number().nullable().optional().describe('Quarter turns from the natural orientation (0–3).'),
-  autoRotate: z.boolean().optional(),
-  screen: z.object({ width: z.number(), height: z.number() }).optional().describe('Screen size in device pixels now.'),
-});
-
-/** A device-changing action through the core's gate (pause, read-only, allowlist and the log apply). */
+/** A device-changing action through the core's gate (pause, read-only, the allowlist and the log apply); the device's answer is in `details`. */
 async function deviceAction(ctx: ToolContext, verb: string, target: string, params: Record<string, unknown>, res: ToolResponse): Promise<void> {
-  const r = await ctx.actions.act({ tool: `android:${verb}`, target, params }, { client: ctx.client, signal: ctx.signal });
-  res.text(`${verb} on ${r.target}: ${r.note ?? 'ok'}.`);
-  res.structured({ ok: true, target: r.target, ...(r.note ? { note: r.note } : {}), ...(r.details ?? {}) });
+  await runAction(ctx, { tool: `android:${verb}`, target, params }, res);
 }
 
 const waitField = z.boolean().default(true).describe('Wait until the activity has drawn its first frame (up to 30 s; default true). false returns once Android accepted the start.');
@@ -99,7 +72,7 @@ const launchApp = defineTool({
     activity: z.string().min(1).max(512).optional().describe('Start this activity instead (".MainActivity" or "package/full.Class").'),
     wait: waitField,
   },
-  output: appActionOutput,
+  output: actionOutput,
   annotations: { ...actionHints, destructiveHint: false },
   async handle(ctx, { target, ...params }, res) {
     await deviceAction(ctx, 'launch_app', target, params, res);
@@ -111,7 +84,7 @@ const stopApp = defineTool({
   title: 'Stop app (Android)',
   description: 'Force-stop an app (am force-stop): its processes end; it starts fresh next time.',
   input: { target: deviceField, package: packageField },
-  output: appActionOutput,
+  output: actionOutput,
   annotations: actionHints,
   async handle(ctx, { target, ...params }, res) {
     await deviceAction(ctx, 'stop_app', target, params, res);
@@ -128,7 +101,7 @@ const openUrl = defineTool({
     package: packageField.optional().describe('Open it in this app only (e.g. com.android.chrome).'),
     wait: waitField,
   },
-  output: appActionOutput,
+  output: actionOutput,
   annotations: { ...actionHints, destructiveHint: false },
   async handle(ctx, { target, ...params }, res) {
     await deviceAction(ctx, 'open_url', target, params, res);
@@ -146,7 +119,7 @@ const installApk = defineTool({
     allowDowngrade: z.boolean().default(false).describe('Allow a lower version than the installed one (debuggable apps only).'),
     allowTest: z.boolean().default(false).describe('Allow an APK built as test-only (Android Studio debug runs).'),
   },
-  output: appActionOutput,
+  output: actionOutput,
   annotations: actionHints,
   async handle(ctx, { target, ...params }, res) {
     await deviceAction(ctx, 'install_apk', target, params, res);
@@ -161,7 +134,7 @@ const setOrientation = defineTool({
     target: deviceField,
     orientation: z.enum([...ORIENTATIONS, 'auto']).describe('portrait | landscape | reverse-portrait | reverse-landscape | auto.'),
   },
-  output: appActionOutput,
+  output: actionOutput,
   annotations: { ...actionHints, destructiveHint: false, idempotentHint: true },
   async handle(ctx, { target, ...params }, res) {
     await deviceAction(ctx, 'set_orientation', target, params, res);

@@ -100,7 +100,7 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
       return { info, ...(props.bootId ? { bootId: props.bootId } : {}) };
     } catch (e) {
       // Listed as it is (e.g. dropped while being read), never failing the whole list.
-      const err = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error).message);
+      const err = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error).message, OFFLINE_HINT);
       return { info: { id, source: 'android', kind, title: `${serial} (${err.code === 'DEVICE_OFFLINE' ? 'offline' : 'unreadable'})`, state: err.code === 'DEVICE_OFFLINE' ? 'offline' : state, details: { serial, ...where, error: err.message }, hint: err.hint ?? OFFLINE_HINT } };
     }
   }

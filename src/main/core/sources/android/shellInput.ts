@@ -11,7 +11,7 @@ export async function runInput(d: AndroidDevices, ref: DeviceRef, commands: stri
     try {
       out = await d.shell(ref, `${line}; echo "__sl_rc=$?"`, signal, label);
     } catch (e) {
-      throw await d.explain(ref, e, (msg) => new SightlineError('INTERNAL', `${label} on ${ref.id} failed: ${msg}.`));
+      throw await d.explain(ref, e, (msg) => new SightlineError('INTERNAL', `${label} on ${ref.id} failed: ${msg}.`, 'Check that the device is unlocked, then try again.'));
     }
     const m = /__sl_rc=(\d+)\s*$/.exec(out);
     const said = out.replace(/__sl_rc=\d+\s*$/, '').trim();

@@ -70,7 +70,7 @@ export class BrowserInput implements InputPort<BrowserFrameState> {
           return { key: [...modifiers, key].join('+') };
         }
         case 'scroll': {
-          if (!Number.isFinite(action.deltaX) || !Number.isFinite(action.deltaY)) throw new SightlineError('INVALID_ARGUMENT', 'deltaX and deltaY must be numbers.');
+          if (!Number.isFinite(action.deltaX) || !Number.isFinite(action.deltaY)) throw new SightlineError('INVALID_ARGUMENT', 'deltaX and deltaY must be numbers.', 'Give deltas in image pixels of the frame, e.g. deltaY: 300.');
           let point: Point | undefined;
           let note: string | undefined;
           if (action.point) ({ point, note } = await tabs.toViewport(tab, action.frame?.state, action.point));

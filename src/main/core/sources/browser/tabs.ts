@@ -212,7 +212,7 @@ export class TabSessions {
 
   /** A frame point as a viewport point: full-page (document) points are scrolled into view first. */
   async toViewport(tab: Tab, state: BrowserFrameState | undefined, point: Point): Promise<{ point: Point; note?: string }> {
-    if (!Number.isFinite(point.x) || !Number.isFinite(point.y)) throw new SightlineError('INVALID_ARGUMENT', 'The point must have finite x and y.');
+    if (!Number.isFinite(point.x) || !Number.isFinite(point.y)) throw new SightlineError('INVALID_ARGUMENT', 'The point must have finite x and y.', 'Give x, y in image pixels of the frame.');
     if (!state?.fullPage) return { point };
     const { m } = await this.metrics(tab);
     const viewport = { width: m.w, height: m.h };
