@@ -114,3 +114,31 @@ it('install_apk takes files inside files.uploadRoots only; set_orientation reads
   expect(d.apps.stopped).toEqual([]);
   expect(mcp.core.activity.list({ limit: 1 })[0]).toMatchObject({ tool: 'android:stop_app', result: 'READ_ONLY' });
 });
+
+it('through the gate: click by text, type into a node with its value read back, NO_FOCUSED_INPUT, a node scrolled back into view', async () => {
+  const d = await h.device();
+  const target = `android:${d.serial}`;
+  ok(await mcp.call('capture', { target }));
+  // The core reads the tree's text (readText) and hands the node over; the source finds it again.
+  const clicked = data(await mcp.call('click', { target, text: 'OK' }));
+  expect(d.ui.pressed).toEqual(['OK']);
+  expect(clicked).toMatchObject({ hit: { role: 'android.widget.Button', name: 'OK' }, sourcePoint: { x: 540, y: 1200 }, imagePoint: { x: 225, y: 500 } });
+
+  const refused = await mcp.call('type_text', { target, text: 'lost' });
+  expect(textOf(refused)).toMatch(/^NO_FOCUSED_INPUT: Nothing editable has focus .* Hint: Tap the field first/);
+
+  type Node = { id: string; role: string; name: string };
+  const field = (data(await mcp.call('get_ui_tree', { target })).nodes as Node[]).find((n) => n.role === 'android.widget.EditText')!;
+  const typed = await mcp.call('type_text', { target, node: field.id, text: 'hello' });
+  expect(data(typed)).toMatchObject({ received: { node: field.id, value: 'hello', valueMatches: true }, keyboardShown: true });
+  expect(textOf(typed)).toMatch(/: ok \(the keyboard appeared\)\. Typed into android.widget.EditText “hello”, which now holds "hello"\. The on-screen keyboard is up/);
+
+  d.ui.screen = 'list';
+  ok(await mcp.call('capture', { target }));
+  const row = (data(await mcp.call('get_ui_tree', { target })).nodes as Node[]).find((n) => n.name === 'Item 2')!;
+  const rowId = (data(await mcp.call('get_ui_tree', { target })).nodes as (Node & { parentId?: string })[]).find((n) => n.id === row.id)!.parentId!;
+  d.ui.scroll = 1600;
+  const back = await mcp.call('click', { target, node: rowId, after: 'none' });
+  expect(textOf(ok(back))).toMatch(/Scrolled 1 time to bring node .* into view/);
+  expect(d.ui.pressed).toEqual(['OK', 'Item 2']);
+});

@@ -131,7 +131,7 @@ describe('outcomes', () => {
     const field = (await tree(d)).find((n) => n.role === 'android.widget.EditText')!;
     const target = `android:${d.serial}`;
     const r = await act({ kind: 'type_text', target, node: field.id, text: 'hello world' });
-    expect(r.outcome).toEqual({ received: { role: 'android.widget.EditText', name: 'hello world', node: field.id, app: 'com.example.fake', value: 'hello world', valueMatches: true }, keyboardShown: true, changedUnknown: true });
+    expect(r.outcome).toEqual({ received: { role: 'android.widget.EditText', name: 'hello world', node: field.id, value: 'hello world', valueMatches: true }, keyboardShown: true, changedUnknown: true });
     expect(r.note).toBe('the keyboard appeared');
 
     // Replace it (Ctrl+A, DEL on Android 12+) and press Enter.

@@ -154,7 +154,8 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
 
   #done(aimed: Partial<Aimed> & { point: Point }, after: AfterMode, details: ActionDetails): ActionDetails {
     const out: ActionDetails = { ...details, point: aimed.point };
-    if (aimed.scrolls && after !== 'none') out.outcome = { ...out.outcome, remapped: scrolledNote(aimed as Aimed) };
+    // Said even with after: none (it costs nothing): the screen moved under the agent's frame.
+    if (aimed.scrolls) out.outcome = { ...out.outcome, remapped: scrolledNote(aimed as Aimed) };
     return withChanged(out, after);
   }
 

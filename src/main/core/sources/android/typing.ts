@@ -106,7 +106,9 @@ export async function typeText(k: TypingKit, ref: DeviceRef, req: TypeRequest, a
     if (node) {
       const value = fieldValue(node);
       const matches = value === undefined ? undefined : valueMatches(value, req.text, !!req.clear);
-      details.outcome = { received: { ...elementRef(node), ...(value !== undefined ? { value: value.slice(0, 500), valueMatches: matches } : {}) } };
+      // `received` names the element only (the core's schema has no app for it).
+      const { app: _app, ...element } = elementRef(node);
+      details.outcome = { received: { ...element, ...(value !== undefined ? { value: value.slice(0, 500), valueMatches: matches } : {}) } };
       readBack = value === undefined ? 'a password field: its value is not read back' : matches ? undefined : `the field shows ${JSON.stringify(value.slice(0, 120))}, not what was typed`;
     } else readBack = 'no focused field to read back';
   }
@@ -116,7 +118,10 @@ export async function typeText(k: TypingKit, ref: DeviceRef, req: TypeRequest, a
     details.outcome = { ...details.outcome, ...(imeAfter.shown !== undefined ? { keyboardShown: imeAfter.shown } : {}), changedUnknown: true, ...(remapped ? { remapped } : {}) };
     const note = joinNotes(via === 'adbkeyboard' ? 'typed through ADB Keyboard (non-ASCII text)' : undefined, readBack, keyboardNote(imeBefore, imeAfter));
     if (note) details.note = note;
-  } else if (via === 'adbkeyboard') details.note = 'typed through ADB Keyboard (non-ASCII text)';
+  } else {
+    if (via === 'adbkeyboard') details.note = 'typed through ADB Keyboard (non-ASCII text)';
+    if (remapped) details.outcome = { remapped };
+  }
   if (point) details.point = point;
   return details;
 }
