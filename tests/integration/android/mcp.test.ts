@@ -119,9 +119,12 @@ it('through the gate: click by text, type into a node with its value read back, 
   const d = await h.device();
   const target = `android:${d.serial}`;
   ok(await mcp.call('capture', { target }));
-  // The core reads the tree's text (readText) and hands the node over; the source finds it again.
+  // The core reads the tree's text (readText) and hands the node over; the source acts on it in
+  // that same dump (read a moment ago, no input since): one uiautomator dump, not two.
+  const dumps = (): number => d.services.filter((s) => s.includes('uiautomator dump')).length;
   const clicked = data(await mcp.call('click', { target, text: 'OK' }));
   expect(d.ui.pressed).toEqual(['OK']);
+  expect(dumps()).toBe(1);
   expect(clicked).toMatchObject({ hit: { role: 'android.widget.Button', name: 'OK' }, sourcePoint: { x: 540, y: 1200 }, imagePoint: { x: 225, y: 500 } });
 
   const refused = await mcp.call('type_text', { target, text: 'lost' });

@@ -102,6 +102,7 @@ export class AndroidApps {
         others = all.slice(1).map(formatComponent);
       }
     }
+    this.#d.touch(ref);
     const out = await this.#d.shell(ref, launchCommand(component, { wait }), signal, 'am start', START_TIMEOUT);
     const r = parseAmStartOutput(out, { kind: 'launch', package: pkg });
     const front = await this.#front(ref, signal);
@@ -111,12 +112,14 @@ export class AndroidApps {
   }
 
   async #stop(ref: DeviceRef, pkg: string, signal: AbortSignal): Promise<ActionDetails> {
+    this.#d.touch(ref);
     parseForceStopOutput(await this.#d.shell(ref, forceStopCommand(pkg), signal, 'am force-stop'), pkg);
     const front = await this.#front(ref, signal);
     return { note: `stopped ${pkg}${front ? `; ${front} in front` : ''}`, package: pkg, ...(front ? { foreground: front } : {}) };
   }
 
   async #openUrl(ref: DeviceRef, url: string, pkg: string | undefined, wait: boolean, signal: AbortSignal): Promise<ActionDetails> {
+    this.#d.touch(ref);
     const out = await this.#d.shell(ref, openUrlCommand(url, { ...(pkg ? { package: pkg } : {}), wait }), signal, 'am start', START_TIMEOUT);
     const r = parseAmStartOutput(out, { kind: 'url', uri: url, ...(pkg ? { package: pkg } : {}) });
     const front = await this.#front(ref, signal);
@@ -159,6 +162,7 @@ export class AndroidApps {
   async #orientation(ref: DeviceRef, value: string, signal: AbortSignal): Promise<ActionDetails> {
     const display = await this.#d.display(ref, signal);
     const natural = naturalOf(display.natural);
+    this.#d.touch(ref);
     if (value === 'auto') {
       checkQuiet(await this.#d.shell(ref, autoRotateCommand(true), signal, 'settings put'), 'settings put');
     } else {

@@ -51,6 +51,8 @@ export class AndroidDevices {
   /** Per target id: whether the rotation has to come from `dumpsys display` (undefined: not probed yet). */
   readonly #rotationViaDisplay = new Map<string, boolean>();
   readonly #removed: ((ref: DeviceRef) => void)[] = [];
+  /** Per target id: when input was last sent (a dump read before then may show another screen). */
+  readonly #touched = new Map<string, number>();
 
   constructor(options: AndroidDevicesOptions) {
     this.#options = options;
@@ -155,6 +157,15 @@ export class AndroidDevices {
   async push(ref: DeviceRef, local: string, remote: string, signal: AbortSignal, timeoutMs: number): Promise<void> {
     const adb = await this.adb(ref.server);
     await adb.push(ref.serial, local, remote, { signal, timeoutMs, label: 'adb push' });
+  }
+
+  /** Input is about to change the device's screen. */
+  touch(ref: DeviceRef): void {
+    this.#touched.set(ref.id, Date.now());
+  }
+
+  touchedAt(ref: DeviceRef): number {
+    return this.#touched.get(ref.id) ?? 0;
   }
 
   forgetServer(adb: AdbServer, server?: string): void {

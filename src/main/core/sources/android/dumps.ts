@@ -15,9 +15,14 @@ import { TIMEOUT, type AndroidDevices, type DeviceRef } from './devices.ts';
 import { NodeHandles, type HandledDump } from './handles.ts';
 import { intersects, parseUiDump, type UiDump } from './uiDump.ts';
 
+/** How old a dump may be to stand for the screen now, when no input was sent since it was read. */
+export const REUSE_MS = 1000;
+
 export class DeviceDumps {
   readonly #d: AndroidDevices;
   readonly #handles = new Map<string, NodeHandles>();
+  /** Per device: the dump (seq) the next action may use instead of reading again. */
+  readonly #reusable = new Map<string, number>();
 
   constructor(devices: AndroidDevices) {
     this.#d = devices;
@@ -35,6 +40,18 @@ export class DeviceDumps {
 
   last(ref: DeviceRef): HandledDump | undefined {
     return this.#handles.get(ref.id)?.last();
+  }
+
+  /**
+   * A dump the text port read for the action that follows (a click by text reads the screen,
+   * then acts on the node it found: one dump for both, not two), if it is at most `maxAgeMs` old
+   * and no input was sent since. Handed out once.
+   */
+  recent(ref: DeviceRef, maxAgeMs = REUSE_MS): HandledDump | undefined {
+    const last = this.last(ref);
+    const marked = this.#reusable.get(ref.id);
+    this.#reusable.delete(ref.id);
+    return last && last.seq === marked && last.at > this.#d.touchedAt(ref) && Date.now() - last.at <= maxAgeMs ? last : undefined;
   }
 
   /** `uiautomator dump`, parsed (the caller holds the device's lock). */
@@ -60,11 +77,14 @@ export class DeviceDumps {
   }
 
   /** Read the screen now: the dump and the display size in parallel, adopted (the caller holds the lock). */
-  async dump(ref: DeviceRef, signal: AbortSignal): Promise<HandledDump> {
+  async dump(ref: DeviceRef, signal: AbortSignal, o: { forNextAction?: boolean } = {}): Promise<HandledDump> {
     const [display, raw] = await Promise.all([this.#d.display(ref, signal), this.raw(ref, signal).catch((e: unknown) => e as Error)]);
     if (raw instanceof Error) throw raw;
     // The screen size came with the dump, not before it: set inViewport now.
     for (const n of raw.nodes) n.inViewport = intersects(n.bounds, display.size);
-    return this.adopt(ref, raw, display.size);
+    const dump = this.adopt(ref, raw, display.size);
+    if (o.forNextAction) this.#reusable.set(ref.id, dump.seq);
+    else this.#reusable.delete(ref.id);
+    return dump;
   }
 }

@@ -76,7 +76,7 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
           const cmd = codes.length === 1 ? `input keyevent ${codes[0]}` : `input keycombination ${codes.join(' ')}`;
           const before = after === 'none' ? undefined : await this.#ime(ref, signal);
           await runInput(this.#d, ref, [cmd], signal, 'press_key');
-          return this.#withKeyboard(ref, { command: cmd }, before, after, false, signal);
+          return this.#withKeyboard(ref, withChanged({ command: cmd }, after), before, after, false, signal);
         }
         default:
           throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported on Android.`, 'Use click, type_text, press_key, scroll, swipe or drag.');

@@ -46,6 +46,15 @@ export class NodeAims {
       throw new SightlineError('NODE_NOT_FOUND', `"${id}" is not a node id of ${ref.id}.`, 'Call get_ui_tree for this target and use an id from it (ids do not survive a restart of Sightline).');
     }
     const lastSize = record.fp.bounds;
+    // A dump read a moment ago with no input since (the text lookup of this very action) will do.
+    const recent = this.#dumps.recent(ref);
+    const ready = recent ? handles.find(id, recent) : undefined;
+    if (recent && ready && 'node' in ready) {
+      const scroller = scrollerOf(recent, ready.node.id);
+      const full = { width: Math.max(lastSize.width, ready.node.bounds.width), height: Math.max(lastSize.height, ready.node.bounds.height) };
+      const place = placeNode(ready.node.bounds, full, viewport(recent.screen, scroller), !!scroller);
+      if ('press' in place) return { point: place.press, node: ready.node, dump: recent, scrolls: 0 };
+    }
     let before = this.#dumps.last(ref);
     let predicted: Rect | undefined;
     let scrollerId: string | undefined;

@@ -6,6 +6,7 @@ import { batchCommands } from './inputText.ts';
 
 /** Run commands joined into few shell lines (`&&`); a failure names the command and what the device said. */
 export async function runInput(d: AndroidDevices, ref: DeviceRef, commands: string[], signal: AbortSignal, label: string): Promise<void> {
+  d.touch(ref);
   for (const line of batchCommands(commands)) {
     let out: string;
     try {

@@ -29,7 +29,8 @@ export class AndroidText implements TextPort {
 
   async #nodes(target: string, signal: AbortSignal): Promise<SourceUiNode[]> {
     const ref = this.#d.device(target);
-    return this.#d.exclusive(ref, signal, async () => (await this.#dumps.dump(ref, signal)).nodes);
+    // What is read here is what a click by text acts on next: that action may use this dump.
+    return this.#d.exclusive(ref, signal, async () => (await this.#dumps.dump(ref, signal, { forNextAction: true })).nodes);
   }
 }
 
