@@ -3,8 +3,8 @@
  * the bounding box of the pixels that differ, in pixels of those images. Compared at a reduced
  * size in grey, so it costs a few milliseconds and ignores JPEG noise.
  */
-import sharp from 'sharp';
 import type { Rect } from '../../../shared/frame.ts';
+import { greyPixels } from './pipeline.ts';
 
 const CELL_LONG_EDGE = 256;
 /** Grey levels (0–255) a pixel must move by to count as changed: above JPEG q70 noise. */
@@ -14,8 +14,7 @@ export async function changedRegion(before: Buffer, after: Buffer, size: { width
   const k = Math.min(1, CELL_LONG_EDGE / Math.max(size.width, size.height));
   const w = Math.max(1, Math.round(size.width * k));
   const h = Math.max(1, Math.round(size.height * k));
-  const grey = (img: Buffer): Promise<Buffer> => sharp(img).resize(w, h, { fit: 'fill' }).greyscale().raw().toBuffer();
-  const [a, b] = await Promise.all([grey(before), grey(after)]);
+  const [a, b] = await Promise.all([greyPixels(before, w, h), greyPixels(after, w, h)]);
   let x0 = w;
   let y0 = h;
   let x1 = -1;
