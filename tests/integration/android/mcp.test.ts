@@ -84,6 +84,26 @@ it('list_apps, launch_app, stop_app, open_url: what is installed, which activity
   expect(textOf(ok(await mcp.call('open_url', { target, url: 'fake://item/1', package: 'com.example.fake', wait: false })))).toMatch(/opened in com.example.fake\/.MainActivity/);
 });
 
+it('the allowlist judges launch_app and stop_app by the package they name, not the app in front', async () => {
+  const d = await h.device();
+  const target = `android:${d.serial}`;
+  mcp.core.settings.update({ input: { allowlist: ['com.example.notes'] } });
+  // The launcher is in front and is not allowed; the app being started is.
+  expect(textOf(ok(await mcp.call('launch_app', { target, package: 'com.example.notes' })))).toMatch(/NotesActivity in front/);
+  expect(textOf(ok(await mcp.call('stop_app', { target, package: 'com.example.notes' })))).toMatch(/stopped com.example.notes/);
+  const refused = await mcp.call('launch_app', { target, package: 'com.example.widget' });
+  expect(textOf(refused)).toBe('NOT_ALLOWED: Input to com.example.widget (android) is not in the input allowlist. Hint: The user can add "com.example.widget" to input.allowlist in settings.');
+  expect(d.apps.stopped).toEqual(['com.example.notes']);
+});
+
+it('hover on a touch screen says why not and what to do instead', async () => {
+  const d = await h.device();
+  const target = `android:${d.serial}`;
+  await mcp.call('capture', { target });
+  expect(textOf(await mcp.call('hover', { target, x: 10, y: 10 }))).toBe('UNSUPPORTED: Android touch screens have no hover. Hint: Tap with click, long-press with click holdMs, or read the node with get_ui_tree.');
+  expect(d.inputs).toEqual([]);
+});
+
 it('install_apk takes files inside files.uploadRoots only; set_orientation reads the rotation back; the gate applies', async () => {
   const d = await h.device();
   const target = `android:${d.serial}`;

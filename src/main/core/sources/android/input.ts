@@ -25,6 +25,9 @@ type Action = SourceAction<AndroidFrameState>;
 
 export class AndroidInput implements InputPort<AndroidFrameState> {
   readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'swipe', 'drag', 'scroll_into_view'] as const;
+  readonly unsupported = {
+    hover: { message: 'Android touch screens have no hover.', hint: 'Tap with click, long-press with click holdMs, or read the node with get_ui_tree.' },
+  };
   readonly #d: AndroidDevices;
   readonly #dumps: DeviceDumps;
   readonly #apps: AndroidApps;
@@ -43,9 +46,6 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
     const ref = this.#d.device(action.target);
     const after: AfterMode = options?.after ?? 'summary';
     if (isCustom(action)) return this.#apps.perform(ref, action, signal);
-    if (action.kind === 'hover') {
-      throw new SightlineError('UNSUPPORTED', 'Android touch screens have no hover.', 'Tap with click, long-press with click holdMs, or read the node with get_ui_tree.');
-    }
     return this.#d.exclusive(ref, signal, async () => {
       switch (action.kind) {
         case 'click':

@@ -56,8 +56,8 @@ const listApps = defineTool({
 });
 
 /** A device-changing action through the core's gate (pause, read-only, the allowlist and the log apply); the device's answer is in `details`. */
-async function deviceAction(ctx: ToolContext, verb: string, target: string, params: Record<string, unknown>, res: ToolResponse): Promise<void> {
-  await runAction(ctx, { tool: `android:${verb}`, target, params }, res);
+async function deviceAction(ctx: ToolContext, verb: string, target: string, params: Record<string, unknown>, res: ToolResponse, allowAs?: string): Promise<void> {
+  await runAction(ctx, { tool: `android:${verb}`, target, params, ...(allowAs !== undefined ? { allowAs } : {}) }, res);
 }
 
 const waitField = z.boolean().default(true).describe('Wait until the activity has drawn its first frame (up to 30 s; default true). false returns once Android accepted the start.');
@@ -75,7 +75,7 @@ const launchApp = defineTool({
   output: actionOutput,
   annotations: { ...actionHints, destructiveHint: false },
   async handle(ctx, { target, ...params }, res) {
-    await deviceAction(ctx, 'launch_app', target, params, res);
+    await deviceAction(ctx, 'launch_app', target, params, res, params.package);
   },
 });
 
@@ -87,7 +87,7 @@ const stopApp = defineTool({
   output: actionOutput,
   annotations: actionHints,
   async handle(ctx, { target, ...params }, res) {
-    await deviceAction(ctx, 'stop_app', target, params, res);
+    await deviceAction(ctx, 'stop_app', target, params, res, params.package);
   },
 });
 
@@ -104,7 +104,7 @@ const openUrl = defineTool({
   output: actionOutput,
   annotations: { ...actionHints, destructiveHint: false },
   async handle(ctx, { target, ...params }, res) {
-    await deviceAction(ctx, 'open_url', target, params, res);
+    await deviceAction(ctx, 'open_url', target, params, res, params.package);
   },
 });
 
