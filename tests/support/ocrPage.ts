@@ -153,13 +153,19 @@ export interface PageOptions {
   height: number;
   theme: Theme;
   seed?: number;
+  /** Words to draw from; default a mix of UI words, numbers, versions and accented names. */
+  vocabulary?: readonly string[];
 }
+
+/** Letters only: the words every engine should read exactly. */
+export const PLAIN_VOCABULARY: readonly string[] = VOCABULARY.filter((w) => /^[A-Za-z]+$/.test(w));
 
 /** Draws a page and returns it as PNG with every word's ink box. */
 export async function renderScreen(opts: PageOptions): Promise<ScreenPage> {
   const palette = PALETTES[opts.theme];
   const next = rng(opts.seed ?? 1);
-  const pick = (): string => VOCABULARY[Math.floor(next() * VOCABULARY.length)] ?? 'word';
+  const vocab = opts.vocabulary ?? VOCABULARY;
+  const pick = (): string => vocab[Math.floor(next() * vocab.length)] ?? 'word';
   const parts: string[] = [`<rect width="${opts.width}" height="${opts.height}" fill="${palette.window}"/>`];
   const words: DrawnWord[] = [];
   const lines: DrawnLine[] = [];
@@ -218,6 +224,8 @@ export async function crop(page: ScreenPage, region: Box): Promise<ScreenPage> {
   const words = page.words.filter((w) => inside(w.box)).map((w) => ({ ...w, box: move(w.box) }));
   const byLine = new Map<number, DrawnWord[]>();
   for (const w of words) byLine.set(w.line, [...(byLine.get(w.line) ?? []), w]);
-  const lines = [...byLine.values()].map((ws) => ({ text: ws.map((w) => w.text).join(' '), box: unionBox(ws.map((w) => w.box)) }));
-  return { ...page, png, width: region.width, height: region.height, words, lines };
+  const groups = [...byLine.values()];
+  const lines = groups.map((ws) => ({ text: ws.map((w) => w.text).join(' '), box: unionBox(ws.map((w) => w.box)) }));
+  const renumbered = groups.flatMap((ws, i) => ws.map((w) => ({ ...w, line: i })));
+  return { ...page, png, width: region.width, height: region.height, words: renumbered, lines };
 }

@@ -63,6 +63,11 @@ describe('findText', () => {
     expect(m?.box.x).toBeCloseTo(110 + (50 * 3) / 8, 0);
     expect(m?.box.width).toBeCloseTo((50 * 5) / 8, 0);
   });
+  it('takes the whole word box when the rest of the word is punctuation OCR glued on', () => {
+    const item: TextItem = { text: 'Settings. (Save', box: box(0, 0, 100), words: [{ text: 'Settings.', box: box(0, 0, 50) }, { text: '(Save', box: box(60, 0, 40) }] };
+    expect(findText([item], 'settings')[0]).toMatchObject({ text: 'Settings', kind: 'word', box: box(0, 0, 50), wholeWord: true });
+    expect(findText([item], 'save')[0]).toMatchObject({ kind: 'word', box: box(60, 0, 40) });
+  });
   it('ranks whole-word hits before parts of longer words', () => {
     const items: TextItem[] = [{ text: 'Saved', box: box(0, 0, 50) }, { text: 'Save', box: box(0, 40, 40) }];
     const hits = findText(items, 'save');

@@ -195,8 +195,8 @@ export function wordsOfLine(chars: readonly DecodedChar[], stepPx: number, ink: 
   const { width: w, height: h } = ink;
   const full = inkBox(mask, w, h, 0, w);
   if (!full) return [];
-  // A word gap is about a third of the text height; letters of one word sit closer than that.
-  const runs = inkRuns(mask, w, h, Math.max(2, Math.round(full.height * 0.3)));
+  // A word gap is some 0.4 of the ink height (ascender to descender); letters of one word sit closer than that.
+  const runs = inkRuns(mask, w, h, Math.max(2, Math.round(full.height * 0.4)));
   const runOf = (x: number): number => {
     let best = 0;
     let bestD = Infinity;

@@ -179,12 +179,16 @@ function hit(item: TextItem, index: number, text: string, spans: Span[], start: 
   if (covered.length === 0) {
     [box, kind, boxFrom] = [item.box, 'item', 'item'];
   } else {
-    const whole = covered.every((s) => s.start >= start && s.end <= end);
+    // OCR glues stray punctuation to words (`Settings.`, `(Save`): a word whose uncovered rest
+    // is only punctuation counts as covered whole, and keeps its own box.
+    const rest = (s: Span): string => text.slice(s.start, Math.max(s.start, start)) + text.slice(Math.min(s.end, end), s.end);
+    const full = (s: Span): boolean => !WORDCHAR.test(rest(s));
+    const whole = covered.every(full);
     const parts = covered.map((s) => {
       const w = s.word as TextWord;
       const from = Math.max(0, start - s.start);
       const to = Math.min(s.end, end) - s.start;
-      return from === 0 && to === s.end - s.start ? w.box : part(w.box, from, to, s.end - s.start);
+      return full(s) ? w.box : part(w.box, from, to, s.end - s.start);
     });
     box = union(parts);
     kind = whole ? (covered.length === 1 ? 'word' : 'phrase') : 'substring';
