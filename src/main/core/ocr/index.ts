@@ -43,8 +43,10 @@ export function loadEngine(name: OcrEngineName, options: OcrEngineOptions = {}, 
           return (await import('./tesseractJs.ts')).createTesseractJsEngine(options);
         case 'tesseract-cli':
           return (await import('./tesseractCli.ts')).createTesseractCliEngine(options);
-        case 'paddle':
-          return (await import('./paddle.ts')).createPaddleEngine(options);
+        case 'paddle': {
+          const paddle = await import('./paddle.ts');
+          return options.inWorker === false ? paddle.createPaddleEngine(options) : paddle.createPaddleWorkerEngine(options);
+        }
         case 'system':
           return (await import('./systemOcr.ts')).createSystemOcrEngine(platform);
       }

@@ -181,3 +181,12 @@ function cut(grey: Buffer, W: number, x: number, y: number, w: number, h: number
   for (let r = 0; r < h; r++) out.set(grey.subarray((y + r) * W + x, (y + r) * W + x + w), r * w);
   return out;
 }
+
+/**
+ * The same engine in a worker thread (what the factory hands out): onnxruntime-node runs each
+ * model synchronously on its caller's thread, up to a second per frame.
+ */
+export async function createPaddleWorkerEngine(options: PaddleOptions = {}): Promise<OcrEngine> {
+  const { createWorkerEngine } = await import('./workerHost.ts');
+  return createWorkerEngine({ name: 'paddle', module: import.meta.url, factory: 'createPaddleEngine', options: { ...options } });
+}

@@ -79,4 +79,9 @@ export interface OcrEngineOptions {
    * background indexer stays inside its CPU budget.
    */
   threads?: number;
+  /**
+   * Engines whose inference blocks the calling thread (PaddleOCR on onnxruntime-node) run in a
+   * worker thread unless this is false. Tesseract always reads in its own worker or process.
+   */
+  inWorker?: boolean;
 }
