@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SightlineError } from '../../../src/shared/errors.ts';
-import { findText, fold, itemsFromOcr, nestsQuantifiers, type TextItem } from '../../../src/main/core/text/match.ts';
+import { editDistance, findText, fold, itemsFromOcr, nestsQuantifiers, type TextItem } from '../../../src/main/core/text/match.ts';
 
 const box = (x: number, y: number, width: number, height = 12) => ({ x, y, width, height });
 const line: TextItem = {
@@ -130,6 +130,25 @@ describe('findText', () => {
         }
       }),
     );
+  });
+});
+
+describe('fuzzy matching', () => {
+  const ocr: TextItem = { text: 'shows Deskiop Setings', box: box(0, 0, 150), words: [{ text: 'shows', box: box(0, 0, 40), confidence: 0.9 }, { text: 'Deskiop', box: box(50, 0, 50), confidence: 0.5 }, { text: 'Setings', box: box(110, 0, 40), confidence: 0.9 }] };
+  it('finds a misread word within one edit per five characters when asked, after exact hits', () => {
+    expect(findText([ocr], 'desktop')).toEqual([]);
+    const [m] = findText([ocr], 'desktop', { fuzzy: true });
+    expect(m).toMatchObject({ text: 'Deskiop', kind: 'word', box: box(50, 0, 50), edits: 1 });
+    expect(m?.confidence).toBeCloseTo(0.5 * (1 - 1 / 7), 3);
+    expect(findText([ocr], 'desktop settings', { fuzzy: true })[0]).toMatchObject({ kind: 'phrase', box: box(50, 0, 100), edits: 2 });
+    const both = findText([{ text: 'Desktop', box: box(0, 40, 50) }, ocr], 'desktop', { fuzzy: true });
+    expect(both.map((h) => [h.text, h.edits])).toEqual([['Desktop', undefined], ['Deskiop', 1]]);
+    expect(findText([ocr], 'dog', { fuzzy: true })).toEqual([]);
+  });
+  it('bounds the edit distance', () => {
+    expect(editDistance('kitten', 'sitting', 3)).toBe(3);
+    expect(editDistance('kitten', 'sitting', 1)).toBe(2);
+    expect(editDistance('a', 'abcdef', 2)).toBe(3);
   });
 });
 

@@ -52,6 +52,8 @@ export interface TextMatch {
   wholeWord: boolean;
   itemIndex: number;
   id?: string;
+  /** Character edits between the query and this hit (fuzzy hits only). */
+  edits?: number;
 }
 
 export interface FindOptions {
@@ -59,6 +61,11 @@ export interface FindOptions {
   regex?: boolean;
   /** At most this many hits (default 100). */
   max?: number;
+  /**
+   * Also accept whole words (or runs of words for a phrase) within one edit per five
+   * characters, ranked after exact hits: OCR misreads a letter now and then (`Deskiop`).
+   */
+  fuzzy?: boolean;
 }
 
 /** Limits that keep one call cheap whatever the caller sends. */
@@ -210,8 +217,8 @@ function hit(item: TextItem, index: number, text: string, spans: Span[], start: 
 }
 
 /**
- * Every occurrence of `query` in `items`, whole-word hits first, then in reading order (top to
- * bottom, left to right). A phrase matches within one item (one OCR line or one node), not
+ * Every occurrence of `query` in `items`: exact whole-word hits first, then fuzzy ones, then
+ * parts of longer words, each group in reading order (top to bottom, left to right). A phrase matches within one item (one OCR line or one node), not
  * across items.
  */
 export function findText(items: readonly TextItem[], query: string, opts: FindOptions = {}): TextMatch[] {
@@ -239,9 +246,50 @@ export function findText(items: readonly TextItem[], query: string, opts: FindOp
       out.push(hit(item, index, t, spans, start, end));
     }
   });
+  if (opts.fuzzy && !opts.regex) out.push(...fuzzyHits(items, prepared, fold(query).text));
+  // Exact whole words first, then near misses, then parts of longer words.
+  const rank = (m: TextMatch): number => (m.edits ? 1 : m.wholeWord ? 0 : 2);
   return out
-    .sort((a, b) => Number(b.wholeWord) - Number(a.wholeWord) || (Math.abs(a.box.y - b.box.y) < Math.min(a.box.height, b.box.height) / 2 ? a.box.x - b.box.x : a.box.y - b.box.y))
+    .sort((a, b) => rank(a) - rank(b) || (Math.abs(a.box.y - b.box.y) < Math.min(a.box.height, b.box.height) / 2 ? a.box.x - b.box.x : a.box.y - b.box.y))
     .slice(0, max);
+}
+
+/** Edit distance, giving up (returning limit + 1) once every path exceeds `limit`. */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min((prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1), (prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1);
+      cur.push(v);
+      best = Math.min(best, v);
+    }
+    if (best > limit) return limit + 1;
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/** Runs of as many whole words as the query has, within one edit per five query characters. */
+function fuzzyHits(items: readonly TextItem[], prepared: { t: string; spans: Span[] }[], q: string): TextMatch[] {
+  const limit = Math.floor(q.length / 5);
+  if (limit === 0) return [];
+  const n = q.split(' ').length;
+  const out: TextMatch[] = [];
+  prepared.forEach(({ t, spans }, index) => {
+    const tokens = [...t.matchAll(/\S+/g)].map((m) => [m.index, m.index + m[0].length] as const);
+    for (let i = 0; i + n <= tokens.length; i++) {
+      const start = tokens[i]?.[0] ?? 0;
+      const end = tokens[i + n - 1]?.[1] ?? start;
+      const d = editDistance(fold(t.slice(start, end)).text, q, limit);
+      if (d === 0 || d > limit) continue;
+      const h = hit(items[index] as TextItem, index, t, spans, start, end);
+      out.push({ ...h, confidence: Math.round(h.confidence * (1 - d / q.length) * 1000) / 1000, edits: d });
+    }
+  });
+  return out;
 }
 
 /**
