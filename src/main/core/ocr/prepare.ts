@@ -14,7 +14,11 @@ export interface Prepared {
   /** Prepared pixels per caller pixel. */
   scale: number;
   inverted: boolean;
+  /** Margin added on every side, in prepared pixels. */
+  pad: number;
 }
+
+const PAD = 10;
 
 export interface PrepareOptions {
   /** Enlarge by this factor (1 = as is). */
@@ -42,6 +46,11 @@ export async function prepareForOcr(image: Buffer, opts: PrepareOptions = {}): P
   let pipe = sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } });
   if (inverted) pipe = pipe.negate();
   if (scale !== 1) pipe = pipe.resize(Math.round(grey.width * scale), Math.round(grey.height * scale), { kernel: 'cubic' });
-  const png = await pipe.png({ compressionLevel: 0 }).toBuffer();
-  return { png, width: grey.width, height: grey.height, scale, inverted };
+  // Tesseract misplaces boxes of text that touches the image edge (a status bar's last line):
+  // a margin of the edge's own colour gives it the white space it expects.
+  const edge = inverted ? 255 - (grey.data[grey.data.length - 1] ?? 0) : (grey.data[grey.data.length - 1] ?? 255);
+  const pad = PAD;
+  // (sharp extends after resizing, whatever the call order.)
+  const png = await pipe.extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: edge, g: edge, b: edge } }).toColourspace('b-w').png({ compressionLevel: 0 }).toBuffer();
+  return { png, width: grey.width, height: grey.height, scale, inverted, pad };
 }

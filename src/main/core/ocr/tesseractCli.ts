@@ -82,10 +82,10 @@ export function createTesseractCliEngine(options: TesseractCliOptions = {}): Ocr
       if (use.length === 0) throw new SightlineError('UNSUPPORTED', `tesseract has no model for ${want.join(', ')}.`, `install tesseract-ocr-${want[0] ?? 'eng'}`);
       const prepared = await prepareForOcr(image, { ...options.prepare, ...(opts.scale ? { scale: clampScale(opts.scale) } : {}) });
       throwIfAborted(opts.signal);
-      const args = ['stdin', 'stdout', '-l', use.join('+'), '--psm', String(options.psm ?? 11), '-c', 'debug_file=/dev/null', 'tsv'];
+      const args = ['stdin', 'stdout', '-l', use.join('+'), '--psm', String(options.psm ?? 3), '-c', 'debug_file=/dev/null', 'tsv'];
       const r = await exec(bin, args, prepared.png, env, opts.signal);
       if (r.code !== 0) throw new SightlineError('INTERNAL', `tesseract failed (exit ${String(r.code)}): ${r.stderr.trim().slice(0, 300)}`, 'check the image; run `tesseract --version`');
-      return { engine: 'tesseract-cli', width: prepared.width, height: prepared.height, geometry: 'word', lines: scaleLines(linesFromTsv(r.stdout), 1 / prepared.scale) };
+      return { engine: 'tesseract-cli', width: prepared.width, height: prepared.height, geometry: 'word', lines: scaleLines(linesFromTsv(r.stdout), 1 / prepared.scale, prepared.pad) };
     },
     async dispose(): Promise<void> {
       langs = undefined;

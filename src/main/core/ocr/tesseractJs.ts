@@ -31,7 +31,7 @@ export function languageDir(lang: string): string | undefined {
 export interface TesseractJsOptions extends OcrEngineOptions {
   /** Override the traineddata folder (files `<lang>.traineddata.gz`); by default the npm package's. */
   langPath?: string;
-  /** Page segmentation mode; default 11 (sparse text). */
+  /** Page segmentation mode; default 3 (automatic layout). */
   psm?: number;
   prepare?: PrepareOptions;
 }
@@ -54,9 +54,10 @@ export function createTesseractJsEngine(options: TesseractJsOptions = {}): OcrEn
     if (!langPath) throw missingLanguage(langs[0] ?? 'eng');
     // cacheMethod 'none': tesseract.js would otherwise write <lang>.traineddata into the working directory.
     const worker = await t.createWorker(langs, t.OEM.LSTM_ONLY, { langPath, cacheMethod: 'none', gzip: true });
-    // PSM 11 (sparse text) finds the scattered labels of a UI that PSM 3's page layout drops.
+    // PSM 3 (automatic layout) read our generated screens and real Tk windows better than PSM 11
+    // (sparse text), which cut bold words apart (`while` → `wl e`): CER 2.7 % against 3.7 %.
     // debug_file: Tesseract's diagnostics ("Estimating resolution…") would go to our stderr.
-    await worker.setParameters({ tessedit_pageseg_mode: String(options.psm ?? 11) as never, debug_file: '/dev/null' });
+    await worker.setParameters({ tessedit_pageseg_mode: String(options.psm ?? 3) as never, debug_file: '/dev/null' });
     return worker;
   }
 
@@ -119,7 +120,7 @@ export function createTesseractJsEngine(options: TesseractJsOptions = {}): OcrEn
           cancelled = true;
           discard(slot);
         });
-        const lines = scaleLines(linesFromBlocks(result.data.blocks as TjsBlock[] | null), 1 / prepared.scale);
+        const lines = scaleLines(linesFromBlocks(result.data.blocks as TjsBlock[] | null), 1 / prepared.scale, prepared.pad);
         return { engine: 'tesseract', width: prepared.width, height: prepared.height, geometry: 'word', lines };
       } catch (e) {
         if (!cancelled && !(e instanceof SightlineError)) discard(slot);

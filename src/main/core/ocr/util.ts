@@ -21,10 +21,11 @@ export function scaleBox(b: OcrBox, k: number): OcrBox {
   return { x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k };
 }
 
-/** Engines that read at a larger scale report boxes back in the caller's pixels. */
-export function scaleLines(lines: OcrLine[], k: number): OcrLine[] {
-  if (k === 1) return lines;
-  return lines.map((l) => ({ ...l, box: scaleBox(l.box, k), words: l.words.map((w) => ({ ...w, box: scaleBox(w.box, k) })) }));
+/** Boxes read on a prepared image (shifted by `pad`, enlarged) back in the caller's pixels: (p - pad) × k. */
+export function scaleLines(lines: OcrLine[], k: number, pad = 0): OcrLine[] {
+  if (k === 1 && pad === 0) return lines;
+  const f = (b: OcrBox): OcrBox => scaleBox({ ...b, x: b.x - pad, y: b.y - pad }, k);
+  return lines.map((l) => ({ ...l, box: f(l.box), words: l.words.map((w) => ({ ...w, box: f(w.box) })) }));
 }
 
 export const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
