@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createOcrEngine, defaultEngineFor, PREFERENCE } from '../../../src/main/core/ocr/index.ts';
 import { ctcDecode, detectBoxes, inkRuns, wordsOfLine } from '../../../src/main/core/ocr/paddlePost.ts';
-import { fromSystemResult } from '../../../src/main/core/ocr/systemOcr.ts';
+import { createSystemOcrEngine, fromSystemResult } from '../../../src/main/core/ocr/systemOcr.ts';
 import { linesFromBlocks, linesFromTsv } from '../../../src/main/core/ocr/tesseractParse.ts';
 import { abortable, tesseractLanguages, wordsByCharacters } from '../../../src/main/core/ocr/util.ts';
 import { SightlineError } from '../../../src/shared/errors.ts';
@@ -95,6 +95,12 @@ describe('system OCR results', () => {
       ['Save', 80, 80],
       ['all', 180, 60],
     ]);
+  });
+  it('loads the package lazily and reports why it cannot run (no macOS/Windows binding on Linux)', async () => {
+    const a = await createSystemOcrEngine('darwin').available();
+    expect(a.ok).toBe(false);
+    expect(a.reason).toMatch(/@napi-rs\/system-ocr cannot be loaded/);
+    expect(a.remediation).toMatch(/tesseract/);
   });
   it('cuts a line into words by character share', () => {
     expect(wordsByCharacters('ab  c', { x: 0, y: 0, width: 50, height: 10 }, 1).map((w) => [w.text, w.box.x, w.box.width])).toEqual([
