@@ -32,7 +32,17 @@ const CASES: Case[] = [
   { engine: 'paddle', label: 'paddle ×2', opts: { scale: 2 }, views: ['frame'] },
 ];
 
-const threads = (): number => readdirSync('/proc/self/task').length;
+/** Threads of this process by name: worker threads are `node`; `libuv-worker` and `libvips worker` are the shared pools sharp starts. */
+function threadNames(): string[] {
+  return readdirSync('/proc/self/task').map((t) => {
+    try {
+      return readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim();
+    } catch {
+      return '';
+    }
+  });
+}
+const count = (names: string[], name: string): number => names.filter((n) => n === name).length;
 /**
  * CPU time of this process (all threads) plus its reaped children (the tesseract CLI), in ms.
  * On a shared machine the CPU an engine burns is steadier than the wall time it takes.
@@ -57,8 +67,7 @@ export default async function run(): Promise<BenchSection> {
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   const engines = new Map<OcrEngineName, OcrEngine>();
-  const threads0 = threads();
-  const load: Record<string, { mb: number; ms: number }> = {};
+  const load: Record<string, { mb: number; ms: number; threads: number }> = {};
   for (const name of new Set(CASES.map((c) => c.engine))) {
     const e = loadEngine(name, { threads: 1 });
     const a = await e.available();
@@ -66,9 +75,9 @@ export default async function run(): Promise<BenchSection> {
       notes.push(`${name}: not run here — ${a.reason ?? 'unavailable'} (${a.remediation ?? ''}).`);
       continue;
     }
-    const [m0, c0] = [mb(), performance.now()];
+    const [m0, c0, t0] = [mb(), performance.now(), count(threadNames(), 'node')];
     await e.recognize((pages['crop/light'] as ScreenPage).png);
-    load[name] = { mb: mb() - m0, ms: performance.now() - c0 };
+    load[name] = { mb: mb() - m0, ms: performance.now() - c0, threads: count(threadNames(), 'node') - t0 };
     engines.set(name, e);
   }
 
@@ -123,9 +132,11 @@ export default async function run(): Promise<BenchSection> {
   for (const [name, l] of Object.entries(load)) {
     rows.push({ metric: `${name}: first call (load + one crop)`, value: l.ms, unit: 'ms' });
     if (name !== 'tesseract-cli') rows.push({ metric: `${name}: resident memory added once loaded`, value: l.mb, unit: 'MiB' });
+    rows.push({ metric: `${name}: threads it starts in our process (threads: 1)`, value: l.threads, unit: 'threads' });
     rows.push({ metric: `${name}: longest event-loop stall while reading`, value: stall.get(name as OcrEngineName) ?? 0, unit: 'ms' });
   }
-  rows.push({ metric: 'process threads with every engine loaded (threads: 1 each)', value: threads(), unit: 'threads', ratio: threads() / threads0, against: `before loading (${threads0})` });
+  const names = threadNames();
+  notes.push(`Threads with every engine loaded: ${count(names, 'node')} node (main, V8 helpers, engine workers), ${count(names, 'libuv-worker')} libuv-worker and ${count(names, 'libvips worker')} libvips worker (sharp's shared pools, also used by the capture pipeline; bound them with UV_THREADPOOL_SIZE and sharp.concurrency()).`);
   for (const e of engines.values()) await e.dispose();
   const words = (pages['crop/light'] as ScreenPage).words.length;
   notes.push(
