@@ -112,11 +112,19 @@ describe('system OCR results', () => {
 
 describe('engine factory', () => {
   it('picks Tesseract first on every platform and refuses unknown engines', () => {
-    expect(defaultEngineFor('linux')).toBe('tesseract');
+    expect(defaultEngineFor('linux')).toBe('tesseract-cli');
+    expect(PREFERENCE.linux?.[1]).toBe('tesseract');
     expect(defaultEngineFor('darwin')).toBe('tesseract');
     expect(defaultEngineFor('sunos')).toBe('tesseract');
     expect(PREFERENCE.win32).toContain('system');
     expect(() => createOcrEngine('linux', { engine: 'nope' as never })).toThrow(SightlineError);
+  });
+  it('falls back to the next engine of the list when the first is not installed', async () => {
+    const e = createOcrEngine('linux', { tesseractPath: '/nonexistent/tesseract' });
+    expect((await e.resolve()).name).toBe('tesseract');
+    const cli = createOcrEngine('linux', { engine: 'tesseract-cli', tesseractPath: '/nonexistent/tesseract' });
+    expect(await cli.available()).toMatchObject({ ok: false, remediation: expect.stringMatching(/tesseract-ocr/) });
+    await Promise.all([e.dispose(), cli.dispose()]);
   });
   it('reports a forced engine that cannot run here, with a remediation', async () => {
     const e = createOcrEngine('linux', { engine: 'system' });

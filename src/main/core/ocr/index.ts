@@ -17,14 +17,24 @@ export interface CreateOcrOptions extends OcrEngineOptions {
 export const ENGINE_NAMES: readonly OcrEngineName[] = ['tesseract', 'tesseract-cli', 'paddle', 'system'];
 
 /**
- * Preference per platform, from the benchmark (see docs/benchmarks.md, "OCR engines"):
- * Tesseract (WebAssembly, model from npm) reads native-resolution UI text as well as
- * PaddleOCR for a fraction of the time, reports real word boxes, runs in a worker thread
- * and needs nothing installed. The system OCR (macOS, Windows) is not first because the
- * published @napi-rs/system-ocr returns no boxes; it was not measured here (Linux).
+ * Preference per platform, from the benchmark (docs/benchmarks.md, "OCR engines"; one run on
+ * this shared 2-core machine). On a 1000×600 native-resolution crop of UI text (11–16 px):
+ *
+ * | engine | CER light / dark | CPU per frame | words boxed within 3 px |
+ * |---|---|---|---|
+ * | tesseract-cli (Debian tesseract 5.3) | 2.4 % / 2.3 % | 0.9× | 99 % / 98 % |
+ * | tesseract (tesseract.js, wasm)       | 2.6 % / 2.7 % | 1× (≈ 2.2 s) | 97 % / 96 % |
+ * | paddle (PP-OCRv4 on onnxruntime)     | 2.9 % / 3.0 % | 1.6–1.8× | 99.5 % / 100 % |
+ *
+ * On a frame shrunk to 1000 px (text 6–8 px) every engine needs `scale: 2` (CER 2–5 %; PaddleOCR
+ * 7–8 % at twice Tesseract's CPU). So: Tesseract everywhere. On Linux the system binary when it
+ * is installed (a little more accurate, a little cheaper, a separate process), else the
+ * WebAssembly build that ships in npm. On macOS and Windows the WebAssembly build: the system
+ * OCR (@napi-rs/system-ocr 1.1.0) returns text without boxes and could not be measured here;
+ * PaddleOCR is a dev dependency (300 MB) and a fallback only where it is installed.
  */
 export const PREFERENCE: Record<string, readonly OcrEngineName[]> = {
-  linux: ['tesseract', 'tesseract-cli', 'paddle'],
+  linux: ['tesseract-cli', 'tesseract', 'paddle'],
   darwin: ['tesseract', 'paddle', 'system'],
   win32: ['tesseract', 'paddle', 'system'],
 };

@@ -50,7 +50,7 @@ function exec(bin: string, args: string[], input: Buffer | undefined, env: NodeJ
 }
 
 export function createTesseractCliEngine(options: TesseractCliOptions = {}): OcrEngine {
-  const bin = options.binary ?? 'tesseract';
+  const bin = options.binary ?? options.tesseractPath ?? 'tesseract';
   const threads = String(Math.max(1, Math.floor(options.threads ?? 1)));
   // A UTF-8 locale (tesseract refuses to start in some C locales) and a bounded OpenMP pool.
   const env = { ...process.env, OMP_THREAD_LIMIT: threads, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' };

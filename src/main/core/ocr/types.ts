@@ -84,4 +84,6 @@ export interface OcrEngineOptions {
    * worker thread unless this is false. Tesseract always reads in its own worker or process.
    */
   inWorker?: boolean;
+  /** The tesseract binary for `tesseract-cli` (default `tesseract` on PATH). */
+  tesseractPath?: string;
 }
