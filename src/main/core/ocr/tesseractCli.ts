@@ -4,6 +4,7 @@
  * where the user installed it; OMP_THREAD_LIMIT bounds its threads.
  */
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { SightlineError } from '../../../shared/errors.ts';
 import { prepareForOcr, type PrepareOptions } from './prepare.ts';
 import { linesFromTsv } from './tesseractParse.ts';
@@ -23,9 +24,16 @@ interface Run {
   stderr: string;
 }
 
-function exec(bin: string, args: string[], input: Buffer | undefined, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Run> {
+function exec(bin: string, args: string[], input: Buffer | undefined, env: NodeJS.ProcessEnv, signal?: AbortSignal, niceness = 0): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    if (niceness > 0 && child.pid) {
+      try {
+        setPriority(child.pid, Math.min(19, Math.floor(niceness)));
+      } catch {
+        // Not allowed here: it runs at normal priority, still bounded to its threads.
+      }
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const onAbort = (): void => {
@@ -83,7 +91,7 @@ export function createTesseractCliEngine(options: TesseractCliOptions = {}): Ocr
       const prepared = await prepareForOcr(image, { ...options.prepare, ...(opts.scale ? { scale: clampScale(opts.scale) } : {}) });
       throwIfAborted(opts.signal);
       const args = ['stdin', 'stdout', '-l', use.join('+'), '--psm', String(options.psm ?? 3), '-c', 'debug_file=/dev/null', 'tsv'];
-      const r = await exec(bin, args, prepared.png, env, opts.signal);
+      const r = await exec(bin, args, prepared.png, env, opts.signal, options.niceness);
       if (r.code !== 0) throw new SightlineError('INTERNAL', `tesseract failed (exit ${String(r.code)}): ${r.stderr.trim().slice(0, 300)}`, 'check the image; run `tesseract --version`');
       return { engine: 'tesseract-cli', width: prepared.width, height: prepared.height, geometry: 'word', lines: scaleLines(linesFromTsv(r.stdout), 1 / prepared.scale, prepared.pad) };
     },

@@ -86,4 +86,9 @@ export interface OcrEngineOptions {
   inWorker?: boolean;
   /** The tesseract binary for `tesseract-cli` (default `tesseract` on PATH). */
   tesseractPath?: string;
+  /**
+   * Scheduling niceness (0..19) for engine processes (the tesseract CLI), so that a background
+   * indexer yields to the user. Worker threads share this process's priority.
+   */
+  niceness?: number;
 }
