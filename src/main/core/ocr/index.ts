@@ -22,9 +22,9 @@ export const ENGINE_NAMES: readonly OcrEngineName[] = ['tesseract', 'tesseract-c
  *
  * | engine | CER light / dark | CPU per frame | words boxed within 3 px |
  * |---|---|---|---|
- * | tesseract-cli (Debian tesseract 5.3) | 2.4 % / 2.3 % | 0.9× | 99 % / 98 % |
+ * | tesseract-cli (Debian tesseract 5.3) | 2.4 % / 2.3 % | 0.8–0.9× | 99 % / 98 % |
  * | tesseract (tesseract.js, wasm)       | 2.6 % / 2.7 % | 1× (≈ 2.2 s) | 97 % / 96 % |
- * | paddle (PP-OCRv4 on onnxruntime)     | 2.9 % / 3.0 % | 1.6–1.8× | 99.5 % / 100 % |
+ * | paddle (PP-OCRv4 on onnxruntime)     | 2.9 % / 3.0 % | 1.6–2.0× | 99.5 % / 100 % |
  *
  * On a frame shrunk to 1000 px (text 6–8 px) every engine needs `scale: 2` (CER 2–5 %; PaddleOCR
  * 7–8 % at twice Tesseract's CPU). So: Tesseract everywhere. On Linux the system binary when it
