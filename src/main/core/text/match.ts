@@ -3,7 +3,7 @@
  * with boxes, from OCR lines or from a DOM/UI tree, case- and accent-insensitively. Each hit
  * carries a box, a centre and a confidence in the items' own pixels.
  */
-import { runInNewContext } from 'node:vm';
+import { createContext, runInContext, type Context } from 'node:vm';
 import { SightlineError } from '../../../shared/errors.ts';
 
 export interface Box {
@@ -123,8 +123,11 @@ export function nestsQuantifiers(pattern: string): boolean {
   return /\((?:\?:)?[^()|][*+]\)[*+{]/.test(src);
 }
 
-/** Regular expressions run with a time budget: a pattern that backtracks for longer is refused. */
-const REGEX_BUDGET_MS = 250;
+/**
+ * Regular expressions run with a time budget (wall clock, so it leaves room for a busy machine):
+ * a pattern that backtracks for longer is refused.
+ */
+const REGEX_BUDGET_MS = 1000;
 
 /** The query as a global, case-insensitive RegExp over folded text; bad input is INVALID_ARGUMENT. */
 export function compileQuery(query: string, regex: boolean): RegExp {
@@ -233,7 +236,9 @@ export function findText(items: readonly TextItem[], query: string, opts: FindOp
     return { t, spans, f: budget < 0 ? { text: '', map: [] } : fold(t) };
   });
   if (budget < 0) throw new SightlineError('INVALID_ARGUMENT', `Too much text to search (over ${LIMITS.totalLength} characters).`, 'search a crop or a single target');
-  const found = execAll(re, prepared.map((p) => p.f.text), max, query);
+  const texts = prepared.map((p) => p.f.text);
+  // A plain query is an escaped literal: no backtracking, no need for the guarded run.
+  const found = opts.regex ? execAll(re, texts, max, query) : texts.map((t) => scan(re, t, max));
   const out: TextMatch[] = [];
   prepared.forEach(({ t, spans, f }, index) => {
     const item = items[index] as TextItem;
@@ -272,6 +277,11 @@ export function editDistance(a: string, b: string, limit: number): number {
   return prev[b.length] ?? 0;
 }
 
+/** Letter groups OCR engines mistake for one another, reduced to one spelling before comparing. */
+export function ocrShape(s: string): string {
+  return s.replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/cl/g, 'd').replace(/[1il|]/g, 'l').replace(/0/g, 'o');
+}
+
 /** Runs of as many whole words as the query has, within one edit per five query characters. */
 function fuzzyHits(items: readonly TextItem[], prepared: { t: string; spans: Span[] }[], q: string): TextMatch[] {
   const limit = Math.floor(q.length / 5);
@@ -283,8 +293,11 @@ function fuzzyHits(items: readonly TextItem[], prepared: { t: string; spans: Spa
     for (let i = 0; i + n <= tokens.length; i++) {
       const start = tokens[i]?.[0] ?? 0;
       const end = tokens[i + n - 1]?.[1] ?? start;
-      const d = editDistance(fold(t.slice(start, end)).text, q, limit);
-      if (d === 0 || d > limit) continue;
+      const cand = fold(t.slice(start, end)).text;
+      if (cand === q) continue;
+      // An OCR confusion (`rn` read as `m`) costs one edit, not two.
+      const d = Math.max(1, editDistance(ocrShape(cand), ocrShape(q), limit));
+      if (d > limit) continue;
       const h = hit(items[index] as TextItem, index, t, spans, start, end);
       out.push({ ...h, confidence: Math.round(h.confidence * (1 - d / q.length) * 1000) / 1000, edits: d });
     }
@@ -292,19 +305,35 @@ function fuzzyHits(items: readonly TextItem[], prepared: { t: string; spans: Spa
   return out;
 }
 
+/** [index, length] of every non-empty match of `re` in `t`, at most `cap`. */
+function scan(re: RegExp, t: string, cap: number): [number, number][] {
+  re.lastIndex = 0;
+  const out: [number, number][] = [];
+  for (let m = re.exec(t); m && out.length < cap; m = re.exec(t)) {
+    if (m[0].length === 0) re.lastIndex++;
+    else out.push([m.index, m[0].length]);
+  }
+  return out;
+}
+
+let sandbox: Context | undefined;
+
 /**
- * [index, length] of every non-empty match in each text, at most `cap` per text. The loop runs
- * in a vm context with a timeout: V8 interrupts a backtracking regular expression there.
+ * The same for a regular expression over every text, run in a vm context with a timeout (V8 interrupts a backtracking regular expression there).
  */
 function execAll(re: RegExp, texts: string[], cap: number, query: string): [number, number][][] {
+  sandbox ??= createContext({});
+  Object.assign(sandbox, { re, texts, cap, scan: undefined });
   const code = `texts.map((t) => { re.lastIndex = 0; const out = []; let m; while (out.length < cap && (m = re.exec(t))) { if (m[0].length === 0) { re.lastIndex++; continue; } out.push([m.index, m[0].length]); } return out; })`;
   try {
-    return runInNewContext(code, { re, texts, cap }, { timeout: REGEX_BUDGET_MS }) as [number, number][][];
+    return runInContext(code, sandbox, { timeout: REGEX_BUDGET_MS }) as [number, number][][];
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
       throw new SightlineError('INVALID_ARGUMENT', `The regular expression ${JSON.stringify(query)} took over ${REGEX_BUDGET_MS} ms on this text (it backtracks too much).`, 'simplify the pattern (avoid repeated groups that themselves repeat), or search for plain text');
     }
     throw e;
+  } finally {
+    Object.assign(sandbox, { re: undefined, texts: undefined });
   }
 }
 
