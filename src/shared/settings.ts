@@ -41,6 +41,20 @@ export const coreSettingsShape = {
       uploadRoots: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
+  ocr: z
+    .strictObject({
+      /** Read text by OCR where a screen has none of its own (desktop windows, the archive): find_text, click and wait by text. */
+      enabled: z.boolean().default(true),
+      /** `auto` takes the platform's best measured engine (docs/benchmarks.md, "OCR engines"). */
+      engine: z.enum(['auto', 'tesseract', 'tesseract-cli', 'paddle', 'system']).default('auto'),
+      /** Index the text of frames for search_screenshots: live frames as they are captured, the archive in the background. */
+      index: z.boolean().default(true),
+      /** CPU the background indexer may use, in cores, at low priority. */
+      cpuCores: z.int().min(1).max(64).default(1),
+      /** Apps whose frames are never text-indexed (matched case-insensitively in the app name or window title). */
+      excludeApps: z.array(z.string().min(1)).default(['1Password', 'Bitwarden', 'KeePass', 'KeePassXC', 'LastPass', 'Dashlane', 'Keeper', 'Enpass', 'Keychain Access', 'Passwords']),
+    })
+    .prefault({}),
 } as const;
 
 type CoreShape = typeof coreSettingsShape;

@@ -15,6 +15,7 @@ import type { CoreBus, CoreEvents } from './events.ts';
 import { FrameService } from './frames/frameService.ts';
 import { History } from './frames/history.ts';
 import { ScreenText } from './frames/screenText.ts';
+import { OcrService, type OcrPort } from './text/ocr.ts';
 import { SettingsStore } from './settings/store.ts';
 import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
@@ -32,6 +33,8 @@ export interface CoreOptions {
   /** What the host app knows about the OS (macOS permissions from Electron). */
   host?: HostFacts;
   log?: (line: string) => void;
+  /** The OCR the core reads text with (default: the engines of src/main/core/ocr, per the ocr settings). */
+  ocr?: OcrPort;
 }
 
 export interface Core {
@@ -47,6 +50,7 @@ export interface Core {
   readonly history: History;
   readonly activity: ActivityLog;
   readonly text: ScreenText;
+  readonly ocr: OcrPort;
   status(): Promise<StatusInfo>;
   /** An MCP session opened (+1) or closed (−1). */
   clientConnected(delta: 1 | -1): void;
@@ -76,7 +80,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Archive frames are read through their source (its files are read in place, never copied).
   catalog.frames.setExternalReader(async (rec, variant) => historyOf(await sources.get(rec.source)).read(rec, variant));
   const frames = new FrameService({ catalog, sources, settings, events, log });
-  const text = new ScreenText({ sources, frames });
+  const ocr = new OcrService({ settings: () => settings.values().ocr });
+  const text = new ScreenText({ sources, frames, ocr: options.ocr ?? ocr });
   const actions = new ActionGate({ catalog, sources, settings, frames, text });
   const targets = new TargetService(sources);
   const history = new History({ catalog, sources, settings, events });
@@ -109,6 +114,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     history,
     activity: catalog.activity,
     text,
+    ocr: options.ocr ?? ocr,
     async status() {
       const v = settings.values();
       return { version: VERSION, paused: v.input.paused, readOnly: v.input.readOnly, clients, platform: process.platform, dataDir, sources: await sources.health() };
@@ -142,6 +148,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       closed = true;
       await frames.settle();
       await sources.dispose();
+      await ocr.dispose();
       catalog.close();
     },
   };

@@ -196,6 +196,39 @@ export interface HistoryService {
 // ── text on screen ─────────────────────────────────────────────────────────────────────────
 
 /** A target's visible text: its tree's (DOM, UI tree) when the source has one, else OCR of a capture. */
+export interface FindTextParams {
+  /** A live target (its text now) or … */
+  target?: string;
+  /** … a stored frame (the text it shows). */
+  ref?: string;
+  query: string;
+  regex?: boolean;
+  max: number;
+  signal: AbortSignal;
+  session?: Session;
+}
+
+export interface FoundText {
+  text: string;
+  /** Image pixels of the frame. */
+  box: Rect;
+  center: { x: number; y: number };
+  confidence: number;
+  kind: 'word' | 'phrase' | 'substring' | 'item';
+  /** Letters OCR read differently (a near match), when not exact. */
+  edits?: number;
+  node?: string;
+}
+
+export interface FindTextResult {
+  frameRef: string;
+  image: { width: number; height: number };
+  via: 'tree' | 'ocr';
+  matches: FoundText[];
+  /** Matches before `max` cut the list. */
+  total: number;
+}
+
 export interface ScreenTextResult {
   items: TextItem[];
   via: 'tree' | 'ocr';
@@ -204,7 +237,12 @@ export interface ScreenTextResult {
 }
 
 export interface ScreenTextPort {
+  /** A target's visible text now: its tree's when it has one, else OCR of a fresh capture. */
   read(target: string, options: { signal: AbortSignal; session?: Session }): Promise<ScreenTextResult>;
+  /** The text a stored frame shows, by OCR of its best image (the native original where there is one). */
+  readFrame(ref: string, options: { signal: AbortSignal; priority?: 'interactive' | 'background' }): Promise<ScreenTextResult & { frameRef: string }>;
+  /** Where a text is on a target now or in a stored frame, in image pixels of a frame (find_text). */
+  find(params: FindTextParams): Promise<FindTextResult>;
 }
 
 // ── the human's side ───────────────────────────────────────────────────────────────────────

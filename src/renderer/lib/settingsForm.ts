@@ -14,7 +14,7 @@ export type { FieldDef, FieldKind } from '../../shared/sources.ts';
 export type FormValue = string | boolean;
 export type FormValues = Record<string, FormValue>;
 
-export const SECTIONS = ['Sources', 'Capture', 'Agent input', 'Retention', 'Connections', 'App'] as const;
+export const SECTIONS = ['Sources', 'Capture', 'Agent input', 'Screen text', 'Retention', 'Connections', 'App'] as const;
 
 /** The core's own fields (every Sightline has them, whatever its sources). */
 export const CORE_FIELDS: readonly FieldDef[] = [
@@ -50,6 +50,24 @@ export const CORE_FIELDS: readonly FieldDef[] = [
     label: 'Input allowlist',
     help: 'One per line: desktop app names, browser hosts, Android packages. Empty allows all.',
     placeholder: 'firefox\nexample.com\ncom.android.settings',
+  },
+  {
+    key: 'files.uploadRoots',
+    section: 'Agent input',
+    kind: 'list',
+    label: 'Folders agents may upload from',
+    help: 'One per line. Browser upload_file and Android install_apk take files inside these folders only; empty allows none.',
+    placeholder: '~/Documents/for-agents',
+  },
+  { key: 'ocr.enabled', section: 'Screen text', kind: 'toggle', label: 'Read text by OCR', help: 'Where a screen has no text of its own (desktop windows, the archive): find_text, click and wait by text. Text never leaves this machine.' },
+  { key: 'ocr.index', section: 'Screen text', kind: 'toggle', label: 'Index screen text for search', help: 'Live frames as they are captured, the archive in the background, newest first.' },
+  { key: 'ocr.cpuCores', section: 'Screen text', kind: 'number', label: 'Indexer CPU budget', unit: 'cores', min: 1, max: 64, step: 1, help: 'At low priority; indexing pauses while agents capture.' },
+  {
+    key: 'ocr.excludeApps',
+    section: 'Screen text',
+    kind: 'list',
+    label: 'Never index these apps',
+    help: 'One per line, matched in the app name or window title. Password managers by default.',
   },
   { key: 'retention.maxAgeDays', section: 'Retention', kind: 'number', label: 'Keep frames for', unit: 'days', min: 0.01, max: 3650, step: 'any' },
   { key: 'retention.maxBytes', section: 'Retention', kind: 'gigabytes', label: 'Storage limit', unit: 'GB', min: 0.01, step: 'any' },

@@ -8,6 +8,7 @@ import { SightlineError } from '../../../shared/errors.ts';
 import type { Point, Rect } from '../../../shared/frame.ts';
 import { sourceToImage, type Mapping } from '../image/mapping.ts';
 import type { ScreenTextResult } from '../ports.ts';
+import { matchItem } from '../text/items.ts';
 import { findText, type TextMatch } from '../text/match.ts';
 
 export interface TextHit {
@@ -24,7 +25,7 @@ export interface TextHit {
 /** Pick where `query` is in the text read from a target (`frame` maps positions in the error list into image pixels). */
 export function findTextAim(read: ScreenTextResult, target: string, query: { query: string; index?: number }, frame?: Mapping): TextHit {
   const { items, via } = read;
-  const hits = distinct(findText(items.map((i) => ({ text: i.text, box: i.bounds, ...(i.node !== undefined ? { id: i.node } : {}), ...(i.confidence !== undefined ? { confidence: i.confidence } : {}) })), query.query, { fuzzy: via === 'ocr' }));
+  const hits = distinct(findText(items.map(matchItem), query.query, { fuzzy: via === 'ocr' }));
   if (hits.length === 0) {
     throw new SightlineError('NODE_NOT_FOUND', `No text "${query.query}" is visible on ${target} (read ${via === 'tree' ? "from the page's own text" : 'by OCR'}).`, 'Capture the target and look; scroll if it may be off screen, or give x, y.');
   }

@@ -169,6 +169,18 @@ export class FrameService implements FramesPort {
     this.#originals.set(ref, job);
   }
 
+  /**
+   * The best image of a frame to read text from: its native original where there is one
+   * (waiting for one still being written), else the model image with how much it was shrunk.
+   */
+  async textImage(ref: string): Promise<{ frame: FrameRecord; data: Buffer; shrunk: number }> {
+    await this.#originals.get(ref);
+    const frame = this.get(ref);
+    const native = frame.hasFull || frame.external;
+    const { data } = await this.read(ref, native ? 'full' : 'image');
+    return { frame, data, shrunk: native ? 1 : Math.max(1, frame.scale) };
+  }
+
   get(ref: string): FrameRecord {
     const f = this.#d.catalog.frames.get(ref);
     if (!f) throw new SightlineError('FRAME_NOT_FOUND', `No frame "${ref}".`, 'Use a ref from capture, crop_screenshot or list_screenshots; old frames are removed by retention unless pinned.');

@@ -264,6 +264,8 @@ export interface TextItem {
   node?: string;
   /** 1 for text a tree knows; OCR reports its own confidence. */
   confidence?: number;
+  /** Its words with their own boxes, when known (OCR): a hit inside a line gets its word's box. */
+  words?: { text: string; bounds: Rect; confidence?: number }[];
 }
 
 export interface TextPort {

@@ -3,6 +3,7 @@ import type { AnyTool } from '../tool.ts';
 import input from './input.ts';
 import screenshots from './screenshots.ts';
 import targets from './targets.ts';
+import text from './text.ts';
 import wait from './wait.ts';
 
-export const coreTools: readonly AnyTool[] = [...targets, ...input, ...screenshots, ...wait] as AnyTool[];
+export const coreTools: readonly AnyTool[] = [...targets, ...input, ...screenshots, ...text, ...wait] as AnyTool[];

@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { SightlineError } from '../../../../shared/errors.ts';
+import { matchItem } from '../../text/items.ts';
 import { findText } from '../../text/match.ts';
 import { indexField, nodeField } from '../schemas.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
@@ -93,11 +94,7 @@ function makeProbe(ctx: ToolContext, a: { target: string; text?: string; query?:
         const read = await ctx.text.read(a.target, { signal: ctx.signal, session: ctx.session });
         // OCR needs a capture per look: look less often.
         if (read.via === 'ocr') interval = 1000;
-        const hits = findText(
-          read.items.map((i) => ({ text: i.text, box: i.bounds, ...(i.node !== undefined ? { id: i.node } : {}) })),
-          text,
-          { fuzzy: read.via === 'ocr' },
-        );
+        const hits = findText(read.items.map(matchItem), text, { fuzzy: read.via === 'ocr' });
         const sample = read.items
           .slice(0, 5)
           .map((i) => JSON.stringify(i.text.slice(0, 40)))
