@@ -98,7 +98,7 @@ async function navigate(tab: Tab, params: Record<string, unknown>, signal: Abort
       const loaded = (): boolean => (waitUntil === 'domcontentloaded' ? w.domContent > commit.domContentAt : w.loaded > commit.loadedAt);
       if (!(await w.until(() => loaded() || !!w.dialog, left(), signal))) note = `still loading after ${timeoutMs} ms`;
       else if (waitUntil === 'networkidle' && !w.dialog) {
-        if (!(await w.until(() => w.inflight === 0 && w.networkQuietFor >= 500, left(), signal, 25))) note = `the network was not idle within ${timeoutMs} ms (${w.inflight} requests in flight)`;
+        if (!(await w.until(() => w.inflight === 0 && w.networkQuietFor() >= 500, left(), signal, 25))) note = `the network was not idle within ${timeoutMs} ms (${w.inflight} requests in flight)`;
       }
     }
   } catch (e) {

@@ -20,7 +20,8 @@ export class BrowserNetwork implements NetworkPort {
     });
     const w = tab.watch;
     const started = Date.now();
-    const idle = await w.until(() => w.inflight === 0 && w.networkQuietFor >= o.idleMs, o.timeoutMs, o.signal, 25);
+    // Quiet for idleMs from now on too: a request started just before this call may not be reported yet.
+    const idle = await w.until(() => w.inflight === 0 && w.networkQuietFor(started) >= o.idleMs, o.timeoutMs, o.signal, 25);
     if (o.signal.aborted) throw new SightlineError('CANCELLED', 'The call was cancelled.');
     if (!idle) {
       throw new SightlineError('TIMEOUT', `${target} still had ${w.inflight} request${w.inflight === 1 ? '' : 's'} in flight (or one ended less than ${o.idleMs} ms ago) after ${o.timeoutMs} ms.`, 'Wait longer (timeoutMs), or wait for a text instead: some pages keep a connection open.');

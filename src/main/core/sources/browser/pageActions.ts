@@ -113,8 +113,10 @@ export const AIM_FN = `function (spec) {
       const h = deepAt(x, y);
       if (h && deepContains(el, h)) return { x, y };
     }
-    return { x: (l + rr) / 2, y: (t + b) / 2 };
+    return { x: (l + rr) / 2, y: (t + b) / 2, covered: true };
   };
+  // A re-mapped point that a fixed header or footer now covers was not covered in the frame: scroll it clear.
+  const coveredByFixed = (v) => { const h = deepAt(v.x, v.y); return !!h && inFixed(h); };
   const aims = [];
   for (let i = 0; i < spec.aims.length; i++) {
     const a = spec.aims[i];
@@ -122,7 +124,10 @@ export const AIM_FN = `function (spec) {
       const el = elOf(a.node);
       if (!el) return { error: 'node-gone', which: i };
       if (!el.getClientRects().length) return { error: 'node-hidden', which: i, el: describe(el) };
-      aims.push({ at: () => nodePoint(el), show: () => el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' }) });
+      aims.push({
+        at: (first) => { const p = nodePoint(el); return p && p.covered && first ? null : p && { x: p.x, y: p.y }; },
+        show: () => el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' }),
+      });
       continue;
     }
     const p = a.point;
@@ -140,21 +145,27 @@ export const AIM_FN = `function (spec) {
     }
     aims.push({
       doc,
-      at: () => { const v = { x: doc.x - scrollX, y: doc.y - scrollY }; return inside(v) ? v : null; },
+      at: (first) => {
+        const v = { x: doc.x - scrollX, y: doc.y - scrollY };
+        if (!inside(v)) return null;
+        return first && out.moved && !out.fixed && coveredByFixed(v) ? null : v;
+      },
       show: () => {
-        const x = doc.x - scrollX < 0 || doc.x - scrollX >= vw ? Math.max(0, Math.round(doc.x - vw / 2)) : scrollX;
-        const y = doc.y - scrollY < 0 || doc.y - scrollY >= vh ? Math.max(0, Math.round(doc.y - vh / 2)) : scrollY;
+        const v = { x: doc.x - scrollX, y: doc.y - scrollY };
+        const covered = inside(v) && coveredByFixed(v);
+        const x = v.x < 0 || v.x >= vw ? Math.max(0, Math.round(doc.x - vw / 2)) : scrollX;
+        const y = v.y < 0 || v.y >= vh || covered ? Math.max(0, Math.round(doc.y - vh / 2)) : scrollY;
         scrollTo({ left: x, top: y, behavior: 'instant' });
       },
     });
   }
   const points = [];
   for (let i = 0; i < aims.length; i++) {
-    let p = aims[i].at();
+    let p = aims[i].at(true);
     if (!p && spec.scroll) {
       const from = { x: scrollX, y: scrollY };
       aims[i].show();
-      p = aims[i].at();
+      p = aims[i].at(false);
       if (scrollX !== from.x || scrollY !== from.y) out.scrolled = { from, to: { x: scrollX, y: scrollY }, which: i };
     }
     if (!p) return { error: 'outside', which: i, doc: aims[i].doc || { x: 0, y: 0 } };
@@ -162,7 +173,7 @@ export const AIM_FN = `function (spec) {
   }
   // Bringing a later aim into view must not have pushed an earlier one off screen (a drag needs both).
   for (let i = 0; i < aims.length - 1; i++) {
-    const p = aims[i].at();
+    const p = aims[i].at(false);
     if (!p) return { error: 'apart' };
     points[i] = p;
   }
@@ -178,8 +189,12 @@ export const AIM_FN = `function (spec) {
         st.count++;
         if (st.els.size >= 400) continue;
         const t = m.target.nodeType === 1 ? m.target : m.target.parentElement;
-        if (t) st.els.add(t);
-        if (m.type === 'childList') for (const n of m.addedNodes) if (n.nodeType === 1) st.els.add(n);
+        if (m.type !== 'childList') { if (t) st.els.add(t); continue; }
+        // An added element is the change, not its (maybe page-sized) parent; a removed one was between its siblings.
+        let placed = false;
+        for (const n of m.addedNodes) { if (n.nodeType === 1) { st.els.add(n); placed = true; } }
+        if (m.removedNodes.length) for (const n of [m.previousSibling, m.nextSibling]) { if (n && n.nodeType === 1) { st.els.add(n); placed = true; } }
+        if (!placed && t) st.els.add(t);
       }
     };
     st.obs = new MutationObserver(st.add);

@@ -116,9 +116,9 @@ export class TabWatch {
     return this.#inflight.size;
   }
 
-  /** Milliseconds since the last request started or ended. */
-  get networkQuietFor(): number {
-    return Date.now() - this.#lastNetwork;
+  /** Milliseconds since the last request started or ended (or since `since`, if later). */
+  networkQuietFor(since = 0): number {
+    return Date.now() - Math.max(this.#lastNetwork, since);
   }
 
   /** A snapshot of the counters, to see what an action set off. */
