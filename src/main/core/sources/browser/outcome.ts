@@ -134,8 +134,8 @@ async function finish(ctx: ObserveContext, pre: Aimed | undefined, mark: NavMark
 /** The changed region in the action frame's coordinates, or changedUnknown when it cannot be placed. */
 export function changedIn(settle: SettleResult, frame: StoredFrame<BrowserFrameState> | undefined, read: ReadSpec): Pick<ActionOutcome, 'changed' | 'changedUnknown'> {
   if (settle.mutations === undefined) return { changedUnknown: true };
-  if (settle.mutations === 0) return read.cssEffects ? { changedUnknown: true } : {};
-  if (!settle.changed) return {};
+  // No visible DOM change: nothing changed, except what CSS alone may do (a hover's :hover rules).
+  if (settle.mutations === 0 || !settle.changed) return read.cssEffects ? { changedUnknown: true } : {};
   const r = toFrameRect(settle.changed, settle.scroll, frame);
   return r ? { changed: round(r) } : { changedUnknown: true };
 }
