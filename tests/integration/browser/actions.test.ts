@@ -7,6 +7,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { imageToSource, sourceToImage } from '../../../src/main/core/image/mapping.ts';
+import { createBrowserSource } from '../../../src/main/core/sources/browser/browserSource.ts';
 import type { Point } from '../../../src/shared/frame.ts';
 import { act, box, capture, centre, click, evalIn, failure, nodeNamed, open, reload, signal, type Ctx } from './kit.ts';
 
@@ -85,6 +86,19 @@ describe('nodes are handles to elements, not cached boxes', () => {
     expect(await clicked()).toEqual(['b1']);
     expect(d.outcome?.hit).toMatchObject({ role: 'button', name: 'Button 1', node });
     expect(d.point!.y).toBeCloseTo(after.y, 0);
+  });
+
+  it('a node id outlives Sightline\'s connection: another source on the same browser finds its element', async () => {
+    const { frame } = await capture(c);
+    const node = await nodeNamed(c, frame, 'Button 7');
+    const other = createBrowserSource({ settings: { endpoint: c.chrome.endpoint, headless: true }, dataDir: c.dataDir });
+    try {
+      const d = await other.input.perform({ kind: 'click', target: c.target, node, button: 'left', clicks: 1, modifiers: [] }, signal);
+      expect(d.outcome?.hit).toMatchObject({ name: 'Button 7', node });
+      expect(await clicked()).toEqual(['b7']);
+    } finally {
+      await other.dispose?.();
+    }
   });
 
   it('an element removed: NODE_NOT_FOUND with a hint to read the tree again', async () => {

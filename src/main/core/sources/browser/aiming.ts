@@ -58,7 +58,12 @@ export async function aimAt(tabs: TabSessions, tab: Tab, req: AimRequest): Promi
     focus: req.focus === true,
     observe: req.observe === true,
   };
-  const r = await tabs.call<AimResult>(tab, AIM_FN, [spec]);
+  let r = await tabs.call<AimResult>(tab, AIM_FN, [spec]);
+  if (r.error === 'node-gone') {
+    // An id from an earlier world of this document (Sightline reconnected): find that world again.
+    const aim = aims[r.which];
+    if (aim && 'node' in aim && (await tabs.adoptWorld(tab, aim.node))) r = await tabs.call<AimResult>(tab, AIM_FN, [spec]);
+  }
   if (r.error !== undefined) throw aimError(r, aims, tab.targetId);
   const remapped = remapNote({
     ref: req.frame?.ref,

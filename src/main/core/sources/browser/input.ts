@@ -92,7 +92,10 @@ export class BrowserInput implements InputPort<BrowserFrameState> {
         case 'scroll':
           return scroll(ctx, page, action);
         case 'scroll_into_view': {
-          const r = await sessions.call<{ x: number; y: number; w: number; h: number; sx: number; sy: number; el: PageElement } | null>(tab, SCROLL_INTO_VIEW_FN, [action.node, action.block, action.inline]);
+          type Shown = { x: number; y: number; w: number; h: number; sx: number; sy: number; el: PageElement } | null;
+          const args = [action.node, action.block, action.inline];
+          let r = await sessions.call<Shown>(tab, SCROLL_INTO_VIEW_FN, args);
+          if (!r && (await sessions.adoptWorld(tab, action.node))) r = await sessions.call<Shown>(tab, SCROLL_INTO_VIEW_FN, args);
           if (!r) throw new SightlineError('NODE_NOT_FOUND', `Node "${action.node}" is no longer on the page (or is not a node id from get_ui_tree).`, NODE_HINT, { node: action.node });
           const point = { x: r.x + r.w / 2, y: r.y + r.h / 2 };
           return { bounds: { x: r.x, y: r.y, width: r.w, height: r.h }, scroll: { x: r.sx, y: r.sy }, point, outcome: { hit: r.el } };

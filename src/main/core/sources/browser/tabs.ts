@@ -35,8 +35,6 @@ export interface Tab {
   watch: TabWatch;
   page?: Promise<Page>;
   world?: World;
-  /** Set once the world was looked for among the page's existing ones (after a reconnect). */
-  adopted?: boolean;
 }
 
 /** How a page function is called: by value (default) or by reference, awaiting its promise or not. */
@@ -206,37 +204,45 @@ export class TabSessions {
   async #createWorld(tab: Tab): Promise<World> {
     const { frameTree } = await tab.session.send('Page.getFrameTree');
     tab.watch.mainFrameId = frameTree.frame.id;
-    const loaderId = frameTree.frame.loaderId;
-    // Node ids live in our world: after a reconnect (or from another Sightline on this browser),
-    // find the world again by its name so they stay valid for the document's whole life.
-    const found = tab.adopted ? undefined : await this.#existingWorld(tab, frameTree.frame.id);
-    tab.adopted = true;
-    if (found !== undefined) {
-      tab.world = { ctx: found, loaderId };
-      return tab.world;
-    }
     const { executionContextId } = await tab.session.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: WORLD_NAME, grantUniveralAccess: false });
-    tab.world = { ctx: executionContextId, loaderId };
+    tab.world = { ctx: executionContextId, loaderId: frameTree.frame.loaderId };
     return tab.world;
   }
 
-  /** Our isolated world if the document already has one (Runtime.enable lists every context). */
-  async #existingWorld(tab: Tab, frameId: string): Promise<number | undefined> {
-    let found: number | undefined;
+  /**
+   * Node ids live in our world's registry. After a reconnect (or from another Sightline on this
+   * browser) an id names a registry of an earlier world of the same document: find that world by
+   * its name and token (Runtime.enable lists every context) and use it from now on. Only tried
+   * when an id's token is not ours, so the usual path pays nothing.
+   */
+  async adoptWorld(tab: Tab, nodeId: string): Promise<boolean> {
+    const token = /^([a-z0-9]+)\.\d+$/.exec(nodeId)?.[1];
+    if (!token) return false;
+    const contexts: { id: number; frameId?: string }[] = [];
     const onContext = (e: { context: { id: number; name: string; auxData?: { frameId?: string; type?: string } } }): void => {
-      const c = e.context;
-      if (found === undefined && c.name === WORLD_NAME && c.auxData?.frameId === frameId && c.auxData.type === 'isolated') found = c.id;
+      if (e.context.name === WORLD_NAME && e.context.auxData?.type === 'isolated') contexts.push({ id: e.context.id, frameId: e.context.auxData.frameId });
     };
     tab.session.on('Runtime.executionContextCreated', onContext);
     try {
       await tab.session.send('Runtime.enable');
       await tab.session.send('Runtime.disable');
     } catch {
-      // A page that cannot list its contexts gets a new world.
+      return false;
     } finally {
       tab.session.off('Runtime.executionContextCreated', onContext);
     }
-    return found;
+    const { frameTree } = await tab.session.send('Page.getFrameTree');
+    for (const c of contexts) {
+      if (c.frameId !== frameTree.frame.id || c.id === tab.world?.ctx) continue;
+      const r = await tab.session
+        .send('Runtime.evaluate', { expression: 'globalThis.__sightline && globalThis.__sightline.token', contextId: c.id, returnByValue: true })
+        .catch(() => undefined);
+      if (r?.result.value === token) {
+        tab.world = { ctx: c.id, loaderId: frameTree.frame.loaderId };
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
