@@ -232,8 +232,9 @@ export function remoteWs(endpoint: string, ws: string): string {
   const e = new URL(endpoint);
   const w = new URL(ws);
   if (LOOPBACK.test(e.hostname) || !LOOPBACK.test(w.hostname)) return ws;
-  w.host = e.host;
   w.protocol = e.protocol === 'https:' ? 'wss:' : 'ws:';
+  w.hostname = e.hostname;
+  w.port = e.port;
   if (!w.search && e.search) w.search = e.search;
   return w.toString();
 }
