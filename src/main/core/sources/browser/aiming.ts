@@ -62,7 +62,7 @@ export async function aimAt(tabs: TabSessions, tab: Tab, req: AimRequest): Promi
   if (r.error === 'node-gone') {
     // An id from an earlier world of this document (Sightline reconnected): find that world again.
     const aim = aims[r.which];
-    if (aim && 'node' in aim && (await tabs.adoptWorld(tab, aim.node))) r = await tabs.call<AimResult>(tab, AIM_FN, [spec]);
+    if (aim?.node !== undefined && (await tabs.adoptWorld(tab, aim.node))) r = await tabs.call<AimResult>(tab, AIM_FN, [spec]);
   }
   if (r.error !== undefined) throw aimError(r, aims, tab.targetId);
   const remapped = remapNote({

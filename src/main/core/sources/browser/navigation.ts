@@ -124,19 +124,19 @@ async function tabsAction(fleet: BrowserFleet, a: Custom, signal: AbortSignal): 
     const page: Page = await browser.newPage();
     const tab = await sessions.tab(page.target());
     tab.page = Promise.resolve(page);
-    if (a.params.url === undefined) return { target: tab.targetId, url: page.url(), note: `opened ${tab.targetId}` };
+    if (a.params.url === undefined) return { target: tab.targetId, url: page.url() };
     const nav = await sessions.withTab(tab.targetId, signal, 'action', (t) => navigate(t, { url: a.params.url, waitUntil: a.params.waitUntil, timeoutMs: a.params.timeoutMs }, signal));
-    return { ...nav, target: tab.targetId, note: [`opened ${tab.targetId}`, nav.note].filter(Boolean).join('; ') };
+    return { ...nav, target: tab.targetId };
   }
   if (action === 'close' || action === 'select') {
     const sessions = fleet.forTarget(a.target);
     return sessions.withTab(a.target, signal, 'dialog', async (tab) => {
       if (action === 'select') {
         await tab.session.send('Page.bringToFront');
-        return { target: tab.targetId, note: `${tab.targetId} is in front` };
+        return { target: tab.targetId };
       }
       await (await sessions.page(tab)).close({ runBeforeUnload: false });
-      return { target: tab.targetId, closed: true, note: `closed ${tab.targetId}` };
+      return { target: tab.targetId, closed: true };
     });
   }
   throw new SightlineError('INVALID_ARGUMENT', `Unknown tabs action "${String(action)}".`, 'Use new, close or select.');

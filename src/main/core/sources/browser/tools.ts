@@ -72,8 +72,11 @@ async function answer(ctx: ToolContext, req: ActionRequest, res: ToolResponse, o
   const d = r.details ?? {};
   const o = outcomeOf(r);
   const mine = own(d);
-  const extra = outcomeText(o);
-  res.text(`${req.tool.replace(/^browser:/, '')} on ${r.target}: ${mine.text}${extra ? `; ${extra}` : ''}${r.note && !extra.includes(r.note) ? ` (${r.note})` : ''}.`);
+  // A navigation is the tool's own answer for navigate and tabs: not repeated as an outcome.
+  const extra = outcomeText(req.tool === 'browser:navigate' || req.tool === 'browser:tabs' ? { ...o, navigated: undefined } : o);
+  const target = typeof mine.fields.target === 'string' ? mine.fields.target : r.target;
+  const note = r.note && !extra.includes(r.note) && !mine.text.includes(r.note) ? ` (${r.note})` : '';
+  res.text(`${req.tool.replace(/^browser:/, '')} on ${target}: ${mine.text}${extra ? `; ${extra}` : ''}${note}.`);
   const shown: Record<string, unknown> = { ok: true, target: r.target, ...o, ...mine.fields };
   if (r.frameRef) shown.frameRef = r.frameRef;
   if (r.imagePoint) shown.imagePoint = r.imagePoint;
@@ -123,7 +126,7 @@ const tabs = defineTool({
     const { target, ...params } = args;
     if (params.action !== 'new' && !target) throw new SightlineError('INVALID_ARGUMENT', `tabs ${params.action} needs "target".`, 'Give a tab id from list_targets.');
     await answer(ctx, { tool: 'browser:tabs', target: target ?? 'browser:', params }, res, (d) => ({
-      text: `${str(d.note) ?? params.action}${str(d.url) ? ` at ${str(d.url)}` : ''}`,
+      text: params.action === 'new' ? `opened${str(d.url) ? ` at ${str(d.url)}` : ''}${str(d.title) ? ` ("${str(d.title)}")` : ''}` : params.action === 'close' ? 'closed' : 'in front',
       fields: { target: d.target, ...(d.url ? { url: d.url } : {}), ...(d.closed ? { closed: true } : {}) },
     }));
   },
