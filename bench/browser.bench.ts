@@ -102,6 +102,8 @@ export default async function run(): Promise<BenchSection> {
     const signal = new AbortController().signal;
     const tab = (await source.screen.listTargets(signal)).find((t) => String(t.details?.url).endsWith('bench.html'))!;
     const page = await driverPage(driver, tab.id.slice('browser:'.length));
+    // The start page may still be loading on a busy machine: load it again, settled, then size it.
+    await page.goto(srv.url('bench.html'));
     await resizeViewport(page, 1280, 800);
     const opts: CaptureOptions = { maxDimension: 1000, format: 'jpeg', quality: 70, raw: false, signal };
 

@@ -94,7 +94,7 @@ describe('forms through MCP', () => {
     const missing = await refused('select_option', { target: c.target, node: colour, label: 'Purple' });
     expect(missing).toMatch(/^INVALID_ARGUMENT: .*no option labelled "Purple".*Hint: Its options: "Red" \(value "r"\), "Green" \(value "g"\), "Blue" \(value "b"\)/);
     expect(await refused('select_option', { target: c.target, node: colour, label: 'Unavailable' })).toMatch(/is disabled/);
-    expect(await refused('select_option', { target: c.target, node: await node('I agree', 'checkbox'), label: 'x' })).toMatch(/is not a <select>/);
+    expect(await refused('select_option', { target: c.target, node: await node('I agree', 'checkbox'), label: 'x' })).toMatch(/is not a drop-down/);
   });
 
   it('set_checked: a checkbox, one drawn hidden behind its label, a switch and radios; read back each time', async () => {

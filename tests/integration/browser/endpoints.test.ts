@@ -84,7 +84,12 @@ afterAll(async () => {
 
 describe('browser.endpoints', () => {
   it('lists the tabs of every browser, each id naming its endpoint, and acts on a remote tab like a local one', async () => {
-    const tabs = await source.screen.listTargets(signal);
+    // Three browsers just started on a shared machine: wait until each lists its page.
+    let tabs = await source.screen.listTargets(signal);
+    for (let i = 0; i < 50 && !['other.html', 'page.html', 'form.html'].every((u) => tabs.some((t) => String(t.details?.url).endsWith(u))); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      tabs = await source.screen.listTargets(signal);
+    }
     const byUrl = (name: string) => tabs.find((t) => String(t.details?.url).endsWith(name));
     expect(byUrl('other.html')?.id).toMatch(/^browser:[A-F0-9]+$/);
     expect(byUrl('other.html')?.details?.endpoint).toBeUndefined();

@@ -83,7 +83,7 @@ async function selectOption(ctx: ObserveContext, a: Custom): Promise<ActionDetai
     const what = named(r.el);
     switch (r.error) {
       case 'not-select':
-        throw new SightlineError('INVALID_ARGUMENT', `${what} is not a <select> (nor labels one).`, 'For a custom drop-down, click it, then click the option (get_ui_tree lists the options once it is open).');
+        throw new SightlineError('INVALID_ARGUMENT', `${what} is not a drop-down (select element), nor labels one.`, 'For a custom drop-down, click it, then click the option (get_ui_tree lists the options once it is open).');
       case 'disabled':
         throw new SightlineError('INVALID_ARGUMENT', `${what} is disabled.`, 'Do what enables it first.');
       case 'not-multiple':

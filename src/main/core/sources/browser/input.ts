@@ -176,6 +176,7 @@ async function typeInto(ctx: ObserveContext, page: Page, a: Extract<Action, { ki
   if (!aim) refuseUnlessEditable(pre.focus, tab.targetId);
   const expect = { text: a.text, exact: a.clear === true };
   let method: 'keys' | 'insert' | 'none' = 'none';
+  const dialogs = tab.watch.dialogsOpened;
   let before: FocusInfo | null | undefined;
   const { outcome } = await observe(
     ctx,
@@ -190,8 +191,8 @@ async function typeInto(ctx: ObserveContext, page: Page, a: Extract<Action, { ki
         const sel = await tabs.call<{ had: boolean }>(tab, SELECT_ALL_FN, []);
         if (sel.had) await page.keyboard.press('Backspace');
       }
-      if (a.text) method = await typeText(page, (m, p) => tab.session.send(m as 'Input.insertText', p as { text: string }), a.text, signal);
-      if (a.submit) {
+      if (a.text) method = await typeText(page, (m, p) => tab.session.send(m as 'Input.insertText', p as { text: string }), a.text, signal, () => tab.watch.dialogsOpened !== dialogs);
+      if (a.submit && tab.watch.dialogsOpened === dialogs) {
         // Read the field before Enter: submitting may clear it or leave the page.
         if (summary) before = await tabs.call<FocusInfo | null>(tab, FIELD_FN, [expect]);
         await page.keyboard.press('Enter');
@@ -258,14 +259,18 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * keydown/keypress/keyup; characters without a key are inserted). Long text would take ~3 ms
  * per character that way, so it is inserted in chunks, with Enter and Tab still pressed as keys.
  */
-async function typeText(page: Page, send: CdpCall, text: string, signal: AbortSignal): Promise<'keys' | 'insert'> {
+async function typeText(page: Page, send: CdpCall, text: string, signal: AbortSignal, stopped: () => boolean): Promise<'keys' | 'insert'> {
   const normalised = text.replace(/\r\n?/g, '\n');
   if ([...normalised].length <= KEYED_TYPING_LIMIT) {
-    await page.keyboard.type(normalised);
+    // Key by key, so nothing more is typed once a key opened a dialog (it would land after the answer).
+    for (const ch of normalised) {
+      if (signal.aborted || stopped()) break;
+      await page.keyboard.type(ch);
+    }
     return 'keys';
   }
   for (const part of normalised.split(/([\n\t])/)) {
-    if (signal.aborted) return 'insert';
+    if (signal.aborted || stopped()) return 'insert';
     if (part === '\n') await page.keyboard.press('Enter');
     else if (part === '\t') await page.keyboard.press('Tab');
     else for (let i = 0; i < part.length; i += INSERT_CHUNK) await send('Input.insertText', { text: sliceCodePoints(part, i, INSERT_CHUNK) });

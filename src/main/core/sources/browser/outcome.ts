@@ -109,12 +109,14 @@ async function finish(ctx: ObserveContext, pre: Aimed | undefined, mark: NavMark
   if (w.navStarted === mark.navStarted && w.navCommitted === mark.navCommitted) {
     const spec: SettleSpec = { maxMs: SETTLE_MAX_MS, focus: read.focus === true, ...(read.expect ? { expect: read.expect } : {}) };
     try {
-      settle = await tabs.call<SettleResult>(tab, SETTLE_FN, [spec], { awaitPromise: true });
+      settle = await tabs.call<SettleResult>(tab, SETTLE_FN, [spec], { awaitPromise: true, sameDocument: true });
     } catch (e) {
       const dialog = dialogOf(w);
       if (dialog) return { outcome: { dialog } };
       // The document went away under the call: a navigation, told below.
-      if (w.navStarted === mark.navStarted && w.navCommitted === mark.navCommitted) throw e;
+      if (!/context|execution|navigat/i.test((e as Error).message)) throw e;
+      tab.world = undefined;
+      await w.until(() => w.navStarted !== mark.navStarted || w.navCommitted !== mark.navCommitted, 1_000, signal);
     }
   }
   const dialog = dialogOf(w);

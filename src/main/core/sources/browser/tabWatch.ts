@@ -33,6 +33,8 @@ export function shorten(s: string, n = 120): string {
 export class TabWatch {
   readonly #session: CDPSession;
   #dialog: OpenDialog | undefined;
+  /** Dialogs opened so far (an action stops once one opened during it, even if answered since). */
+  dialogsOpened = 0;
   mainFrameId: string | undefined;
   /** Counters of main-frame events, compared before and after an action. */
   navStarted = 0;
@@ -53,6 +55,7 @@ export class TabWatch {
     session.on('Page.javascriptDialogOpening', (e) => {
       const type = (['alert', 'confirm', 'prompt', 'beforeunload'] as const).find((t) => t === e.type) ?? 'alert';
       this.#dialog = { type, message: e.message, openedAt: Date.now(), url: e.url, ...(type === 'prompt' ? { defaultPrompt: e.defaultPrompt ?? '' } : {}) };
+      this.dialogsOpened++;
       this.#emit();
     });
     session.on('Page.javascriptDialogClosed', () => {

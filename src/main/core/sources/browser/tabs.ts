@@ -41,6 +41,11 @@ export interface Tab {
 export interface CallOptions {
   awaitPromise?: boolean;
   byReference?: boolean;
+  /**
+   * Call in the current world without reading the loader id alongside (one CDP message less): for
+   * calls that mean nothing in a new document, which fail with a context error instead.
+   */
+  sameDocument?: boolean;
 }
 
 export type CallKind = 'capture' | 'action' | 'dialog';
@@ -251,6 +256,15 @@ export class TabSessions {
    * that opens meanwhile fails the call at once (the page is stopped until it is answered).
    */
   async callWithLoader<T>(tab: Tab, fn: string, args: unknown[], o: CallOptions = {}): Promise<{ value: T; loaderId: string; objectId?: string }> {
+    if (o.sameDocument && tab.world) {
+      const r = await guarded(
+        tab.watch,
+        tab.targetId,
+        tab.session.send('Runtime.callFunctionOn', { functionDeclaration: fn, executionContextId: tab.world.ctx, arguments: args.map((value) => ({ value })), returnByValue: true, awaitPromise: o.awaitPromise === true }),
+      );
+      if (r.exceptionDetails) throw new Error(`Page script failed: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+      return { value: r.result.value as T, loaderId: tab.world.loaderId };
+    }
     for (let attempt = 0; ; attempt++) {
       const world = tab.world ?? (await guarded(tab.watch, tab.targetId, this.#createWorld(tab)));
       const [tree, res] = await guarded(

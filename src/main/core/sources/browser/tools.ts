@@ -143,9 +143,9 @@ const aimFields = {
 
 const selectOption = defineTool({
   name: 'select_option',
-  title: 'Choose an option of a <select> (browser)',
+  title: 'Choose an option of a drop-down (browser)',
   description:
-    'Choose options of a <select> by label (the text shown) or value, aimed at by node or x, y (image pixels of the frame; the select, its label or a wrapper). Fires input and change as a user does; returns the options now selected.',
+    'Choose options of a drop-down (a select element) by label (the text shown) or value, aimed at by node or x, y (image pixels of the frame; the select, its label or a wrapper). Fires input and change as a user does; returns the options now selected.',
   input: {
     ...aimFields,
     label: z.union([z.string(), z.array(z.string()).min(1).max(100)]).optional().describe('Option text(s) as shown; several only for a multiple select.'),
@@ -183,7 +183,7 @@ const uploadFile = defineTool({
   name: 'upload_file',
   title: 'Upload files into a file input (browser)',
   description:
-    'Put files into an <input type=file>, aimed at by node or x, y (image pixels of the frame; the input, its label or a wrapper). Paths must be absolute and inside a folder of files.uploadRoots. Returns the file names the input now holds.',
+    'Put files into a file input (input type=file), aimed at by node or x, y (image pixels of the frame; the input, its label or a wrapper). Paths must be absolute and inside a folder of files.uploadRoots. Returns the file names the input now holds.',
   input: { ...aimFields, paths: z.array(z.string().min(1).max(4096)).min(1).max(100).describe('Absolute paths of the files.') },
   output: browserActionOutput.extend({ files: z.array(z.string()).optional() }),
   annotations: actionHints,
