@@ -56,7 +56,7 @@ module.exports = {
         path: CORE,
         pathNot: [
           SOURCE_FOLDER.replace('([^/]+)', '$1'),
-          `${CORE}sources/(source|module)\\.ts$`,
+          `${CORE}sources/(source|module|aim)\\.ts$`,
           `${CORE}(image|util)/`,
           `${CORE}catalog/(types|refs)\\.ts$`,
           `${CORE}mcp/(tool|schemas|response|action)\\.ts$`,

@@ -2,18 +2,11 @@
  * The `sightline` command. `mcp` speaks MCP over stdio (stdout carries JSON-RPC
  * only; logs go to stderr), `serve` runs the headless server and dashboard.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { formatError, isSightlineError } from '../shared/errors.ts';
-import { findRunningApp, removeDiscoveryFile, writeDiscoveryFile } from '../main/core/bridge/discovery.ts';
-import { runProxy } from '../main/core/bridge/proxy.ts';
-import { VERSION, createCore, type Core } from '../main/core/index.ts';
-import { startServer } from '../main/core/http/server.ts';
-import { createMcpServer } from '../main/core/mcp/server.ts';
 import { resolveDataDir } from '../main/core/settings/dataDir.ts';
+import { VERSION } from '../main/core/version.ts';
 
 const USAGE = `sightline ${VERSION} — eyes and hands for AI agents
 
@@ -28,68 +21,6 @@ Data directory: --data-dir, else SIGHTLINE_DATA_DIR, else the platform default.
 `;
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
-
-/** The built dashboard beside this bundle (out/main/cli.js → out/renderer). */
-function dashboardDir(): string | undefined {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [join(here, '..', 'renderer'), resolve(here, '../../../out/renderer')]) {
-    if (existsSync(join(candidate, 'index.html'))) return candidate;
-  }
-  return undefined;
-}
-
-async function runMcp(dataDir: string, inProcess: boolean): Promise<void> {
-  if (!inProcess) {
-    const app = await findRunningApp(dataDir);
-    if (app) return runProxy(app, log);
-  }
-  const core = await createCore({ dataDir, log });
-  const stopMaintenance = core.startMaintenance(log);
-  const server = createMcpServer(core, { log });
-  const transport = new StdioServerTransport();
-  let stopping = false;
-  const stop = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    stopMaintenance();
-    await server.close().catch(() => undefined);
-    await core.close();
-    process.exit(0);
-  };
-  // The client going away ends stdin (the SDK's stdio transport does not report that).
-  process.stdin.once('end', () => void stop());
-  transport.onclose = () => void stop();
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  await server.connect(transport);
-  log(`[sightline] MCP on stdio (in-process core, data ${dataDir})`);
-}
-
-async function runServe(dataDir: string, port: number): Promise<void> {
-  const core = await createCore({ dataDir, log });
-  const stopMaintenance = core.startMaintenance(log);
-  indexArchives(core);
-  const server = await startServer(core, { port, staticDir: dashboardDir(), log });
-  writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
-  process.stdout.write(`Sightline ${VERSION} (headless)\nDashboard: ${server.dashboardUrl}\nMCP: ${server.mcpUrl}\nData: ${dataDir}\n`);
-  const stop = async (): Promise<void> => {
-    stopMaintenance();
-    removeDiscoveryFile(dataDir);
-    await server.close();
-    await core.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-}
-
-/** Index the archives now, so the dashboard shows them (and their progress) without waiting for an agent. */
-function indexArchives(core: Core): void {
-  for (const name of core.sources.names('archive')) {
-    if (!core.sources.isEnabled(name)) continue;
-    void core.history.refreshArchive(name, new AbortController().signal).catch((e: unknown) => log(`[sightline] ${name} index: ${(e as Error).message}`));
-  }
-}
 
 export async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -108,12 +39,13 @@ export async function main(argv: string[]): Promise<void> {
   if (values.help || !command) return void process.stdout.write(USAGE);
   const dataDir = resolve(resolveDataDir(values['data-dir']));
   switch (command) {
+    // Each command loads only what it needs (start-up time is what an MCP client waits for).
     case 'mcp':
-      return runMcp(dataDir, values['in-process'] ?? false);
+      return (await import('./mcp.ts')).runMcp(dataDir, values['in-process'] ?? false, log);
     case 'serve': {
       const port = values.port === undefined ? 0 : Number(values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, not ${values.port}`);
-      return runServe(dataDir, port);
+      return (await import('./serve.ts')).runServe(dataDir, port, log);
     }
     default:
       process.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);

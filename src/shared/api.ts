@@ -68,6 +68,8 @@ export interface ActivityEntry {
   params?: Record<string, unknown>;
   /** Who asked: an MCP client name, or "dashboard". */
   client?: string;
+  /** The agent run (`sightline agent`) this action belongs to, and where its artifacts are. */
+  run?: { id: string; artifacts?: string };
 }
 
 export interface ActivityQuery {

@@ -66,6 +66,8 @@ export interface UiNode {
   value?: string;
   /** In image pixels of the tree's frameRef. */
   bounds: Rect;
+  /** Where to click it: the centre of its box in image pixels of frameRef (or click by `node`). */
+  center?: Point;
   inViewport?: boolean;
   clickable?: boolean;
   enabled?: boolean;

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import { SightlineError } from '../../src/shared/errors.ts';
 import type { SourceHealth, TargetInfo } from '../../src/shared/frame.ts';
-import type { ActionDetails, CaptureOptions, CapturedImage, FrameCheck, InputPort, ScreenPort, Source, SourceAction, SourceUiNode, StoredFrame, TreePort } from '../../src/main/core/sources/source.ts';
+import type { ActionDetails, CaptureOptions, CapturedImage, FrameCheck, InputPort, ScreenPort, Source, SourceAction, SourceUiNode, StoredFrame, TextPort, TreePort } from '../../src/main/core/sources/source.ts';
 
 export interface FakeWindow {
   id: string;
@@ -32,6 +32,9 @@ export class FakeSource implements Source {
   readonly screen: ScreenPort<FakeState>;
   readonly input: InputPort<FakeState>;
   readonly tree: TreePort<FakeState>;
+  readonly text: TextPort;
+  /** Extra nodes (source space) on top of the window and its OK button: a test adds labels, moves them, removes them. */
+  readonly nodes: SourceUiNode[] = [];
 
   constructor(...windows: FakeWindow[]) {
     this.name = windows[0]?.id.slice(0, windows[0].id.indexOf(':')) || 'desktop';
@@ -43,10 +46,11 @@ export class FakeSource implements Source {
       checkFrame: async (frame) => this.#check(frame),
     };
     this.input = {
-      actions: ['click', 'type_text', 'press_key', 'scroll', 'focus_window'],
+      actions: ['click', 'type_text', 'press_key', 'scroll', 'focus_window', 'hover', 'drag'],
       perform: async (action) => this.#perform(action),
     };
     this.tree = { uiTree: async (target) => this.#tree(target) };
+    this.text = { readText: async (target) => this.#tree(target).filter((n) => n.name && n.role !== 'window').map((n) => ({ text: n.name, bounds: n.bounds, node: n.id })) };
   }
 
   async health(): Promise<SourceHealth> {
@@ -95,8 +99,17 @@ export class FakeSource implements Source {
 
   #perform(action: SourceAction): ActionDetails {
     if ('target' in action) this.#window(action.target);
+    // A node is a handle: act at the centre of its box as it is now.
+    const node = 'node' in action && action.kind !== 'scroll_into_view' ? action.node : undefined;
+    if (node !== undefined) {
+      const n = this.#tree(action.target).find((x) => x.id === node);
+      if (!n) throw new SightlineError('NODE_NOT_FOUND', `Node ${node} is gone.`, 'Call get_ui_tree again.');
+      const point = { x: n.bounds.x + n.bounds.width / 2, y: n.bounds.y + n.bounds.height / 2 };
+      this.actions.push({ ...action, point } as SourceAction);
+      return { note: 'fake', point, outcome: { hit: { role: n.role, name: n.name, node: n.id } } };
+    }
     this.actions.push(action);
-    return { note: 'fake' };
+    return { note: 'fake', outcome: { changedUnknown: true } };
   }
 
   #tree(target: string): SourceUiNode[] {
@@ -104,6 +117,7 @@ export class FakeSource implements Source {
     return [
       { id: 'root', role: 'window', name: `Fake ${w.id}`, bounds: { x: w.x, y: w.y, width: w.width, height: w.height } },
       { id: 'ok', parentId: 'root', role: 'button', name: 'OK', clickable: true, bounds: { x: w.x + 100, y: w.y + 200, width: 80, height: 40 } },
+      ...this.nodes.map((n) => ({ ...n, bounds: { ...n.bounds, x: w.x + n.bounds.x, y: w.y + n.bounds.y } })),
     ];
   }
 }

@@ -4,7 +4,7 @@
  * its own: tools and routes are handed the narrow ports (ports.ts) the parts implement.
  */
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import type { StatusInfo } from '../../shared/api.ts';
 import type { SettingsPatch } from '../../shared/settings.ts';
 import { ActionGate } from './actions/gate.ts';
@@ -14,6 +14,7 @@ import type { RetentionResult } from './catalog/types.ts';
 import type { CoreBus, CoreEvents } from './events.ts';
 import { FrameService } from './frames/frameService.ts';
 import { History } from './frames/history.ts';
+import { ScreenText } from './frames/screenText.ts';
 import { SettingsStore } from './settings/store.ts';
 import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
@@ -45,6 +46,7 @@ export interface Core {
   readonly targets: TargetService;
   readonly history: History;
   readonly activity: ActivityLog;
+  readonly text: ScreenText;
   status(): Promise<StatusInfo>;
   /** An MCP session opened (+1) or closed (−1). */
   clientConnected(delta: 1 | -1): void;
@@ -64,7 +66,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const modules = options.modules ?? BUILTIN_SOURCES;
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dataDir, log);
   const settings = SettingsStore.load(dataDir, modules, { env, overrides: options.settings });
   const catalog = Catalog.open(dataDir);
   // Files an interrupted write left behind (a crash between rename and row).
@@ -74,7 +76,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Archive frames are read through their source (its files are read in place, never copied).
   catalog.frames.setExternalReader(async (rec, variant) => historyOf(await sources.get(rec.source)).read(rec, variant));
   const frames = new FrameService({ catalog, sources, settings, events, log });
-  const actions = new ActionGate({ catalog, sources, settings, uiTrees: frames.uiTrees });
+  const text = new ScreenText({ sources, frames });
+  const actions = new ActionGate({ catalog, sources, settings, frames, text });
   const targets = new TargetService(sources);
   const history = new History({ catalog, sources, settings, events });
 
@@ -105,6 +108,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     targets,
     history,
     activity: catalog.activity,
+    text,
     async status() {
       const v = settings.values();
       return { version: VERSION, paused: v.input.paused, readOnly: v.input.readOnly, clients, platform: process.platform, dataDir, sources: await sources.health() };
@@ -141,4 +145,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       catalog.close();
     },
   };
+}
+
+/**
+ * The data directory holds screenshots, the catalog and the access token: readable by this user
+ * alone. An existing directory others can read (0755, say) is tightened to 0700 when it is ours.
+ */
+function ensurePrivateDir(dir: string, log: (line: string) => void): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  const st = statSync(dir);
+  if ((st.mode & 0o077) === 0) return;
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) {
+    log(`[sightline] warning: the data directory ${dir} is readable by other users and not ours to change (mode ${(st.mode & 0o777).toString(8)}).`);
+    return;
+  }
+  chmodSync(dir, 0o700);
 }

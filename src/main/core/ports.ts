@@ -9,7 +9,7 @@ import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
 import type { FrameListQuery, FrameQuery, FrameRecord, FrameVariant } from './catalog/types.ts';
 import type { CropUnits } from './image/mapping.ts';
-import type { ActionKind, AfterMode, ElementRef, Modifier, MouseButton, PendingDialog, ProgressReport, ScreenshotQuery, ScrollAlign, Source } from './sources/source.ts';
+import type { ActionKind, AfterMode, ElementRef, Modifier, MouseButton, PendingDialog, ProgressReport, ScreenshotQuery, ScrollAlign, Source, TextItem } from './sources/source.ts';
 
 // ── frames ─────────────────────────────────────────────────────────────────────────────────
 
@@ -43,6 +43,7 @@ export interface CropParams {
   maxDimension?: number;
   format?: ImageFormat;
   quality?: number;
+  signal?: AbortSignal;
 }
 
 export interface UiTreeParams {
@@ -90,8 +91,8 @@ export interface ActionRequest {
   y?: number;
   /** A UI-tree node id (a handle to its element) instead of x, y. */
   node?: string;
-  /** Text on screen to aim at instead of x, y (the tree's text first, else OCR); `index` picks among several. */
-  text?: string;
+  /** Visible text to aim at instead of x, y (the tree's text first, else OCR); `index` picks among several (1 = first). */
+  find?: string;
   index?: number;
   /** What to report after the action (default summary). */
   after?: AfterMode;
@@ -102,7 +103,7 @@ export interface ActionRequest {
   holdMs?: number;
   // type_text / press_key
   /** type_text: what to type. */
-  input?: string;
+  text?: string;
   submit?: boolean;
   clear?: boolean;
   key?: string;
@@ -142,6 +143,10 @@ export interface ActionResult {
   remapped?: string;
   /** What the source reported beyond the note (a source's own action returns its answer here). */
   details?: Record<string, unknown>;
+  /** Things the agent should know that did not stop the action (e.g. its log entry could not be written). */
+  warnings?: string[];
+  /** With after: "image", a small picture of what changed (for the tool's image content, not its structured content). */
+  afterImage?: { ref: string; data: Buffer; format: ImageFormat; width: number; height: number };
 }
 
 export interface ActOptions {
@@ -181,6 +186,20 @@ export interface HistoryService {
   refreshArchive(name: SourceName, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<void>;
   /** Newest-first pages of an archive, for the timeline (undefined: not an archive). */
   archivePage(name: SourceName, q: { before?: Date; target?: string; offset: number; limit: number }, signal: AbortSignal): Promise<{ frames: FrameRecord[]; total: number } | undefined>;
+}
+
+// ── text on screen ─────────────────────────────────────────────────────────────────────────
+
+/** A target's visible text: its tree's (DOM, UI tree) when the source has one, else OCR of a capture. */
+export interface ScreenTextResult {
+  items: TextItem[];
+  via: 'tree' | 'ocr';
+  /** The frame OCR read (boxes are in its source space, like a tree's). */
+  frameRef?: string;
+}
+
+export interface ScreenTextPort {
+  read(target: string, options: { signal: AbortSignal; session?: Session }): Promise<ScreenTextResult>;
 }
 
 // ── the human's side ───────────────────────────────────────────────────────────────────────

@@ -10,7 +10,6 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSightlineError, type SightlineError } from '../../../src/shared/errors.ts';
 import type { Point } from '../../../src/shared/frame.ts';
-import { UiTrees } from '../../../src/main/core/frames/uiTrees.ts';
 import { imageToSource } from '../../../src/main/core/image/mapping.ts';
 import { fitAndEncode } from '../../../src/main/core/image/pipeline.ts';
 import { createAndroidSource, type AndroidSource } from '../../../src/main/core/sources/android/androidSource.ts';
@@ -333,11 +332,9 @@ describe('UI tree', () => {
     // that grid, so a centre rounded in image pixels would land 2 px left of 945.
     expect(frame.scale).toBeCloseTo(2.4, 6);
     const settings = nodes.find((n) => n.name === 'Settings')!;
-    const trees = new UiTrees();
-    trees.set(frame.target, frame.ref, nodes);
     for (const n of [ok, settings]) {
-      const hit = trees.nodeCentre(frame.target, n.id);
-      await source.input.perform({ kind: 'click', target: frame.target, frame, point: hit.source, button: 'left', clicks: 1, modifiers: [] }, signal());
+      const centre = { x: n.bounds.x + n.bounds.width / 2, y: n.bounds.y + n.bounds.height / 2 };
+      await source.input.perform({ kind: 'click', target: frame.target, frame, point: centre, button: 'left', clicks: 1, modifiers: [] }, signal());
     }
     expect(d.inputs).toEqual([
       { kind: 'tap', x: 540, y: 1200 },

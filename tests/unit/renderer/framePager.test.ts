@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FrameSummary, FramesPage, FramesQuery } from '../../../src/shared/api.ts';
-import { FramePager, matchesFilter, visibleRange, windowSize } from '../../../src/renderer/lib/framePager.ts';
+import { FramePager, matchesFilter } from '../../../src/renderer/lib/framePager.svelte.ts';
+import { visibleRange, windowSize } from '../../../src/renderer/lib/windowing.ts';
 
 const T0 = Date.parse('2025-11-20T12:00:00Z');
 

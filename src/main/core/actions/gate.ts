@@ -1,45 +1,42 @@
 /**
  * The one gate every action of every source passes through. Sources supply only the
- * device-specific step (`input.perform`); the gate resolves the frame, enforces the pause
- * switch, read-only mode and the allowlist, checks target → staleness → point (DESIGN.md
- * order), maps image → source space, and logs every attempt.
+ * device-specific step (`input.perform`); the gate resolves the frame (the session's own latest
+ * capture, or a named ref), enforces the pause switch, read-only mode and the allowlist, checks
+ * target → staleness → point (DESIGN.md order), maps image → source space, hands node and text
+ * aims to the source, reports what happened, and logs every attempt.
  */
 import type { ActivityEntry } from '../../../shared/api.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Point } from '../../../shared/frame.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { FrameRecord } from '../catalog/types.ts';
+import type { FrameService } from '../frames/frameService.ts';
 import { decodeFrame } from '../frames/state.ts';
-import type { UiTrees } from '../frames/uiTrees.ts';
 import { assertInsideImage, imageToSource, sourceToImage } from '../image/mapping.ts';
-import type { ActionRequest, ActionResult, ActionsPort } from '../ports.ts';
+import type { ActionRequest, ActionResult, ActionsPort, ActOptions, ScreenTextPort } from '../ports.ts';
 import type { SettingsStore } from '../settings/store.ts';
-import { inputFor, screenOf, type SourceRegistry } from '../sources/registry.ts';
-import { ACTION_KINDS, type ActionDetails, type BuiltinActionKind, type InputPort, type Source, type SourceAction, type StoredFrame } from '../sources/source.ts';
+import { inputFor, type SourceRegistry } from '../sources/registry.ts';
+import { ACTION_KINDS, type Aim, type BuiltinActionKind, type InputPort, type Source, type SourceAction, type StoredFrame } from '../sources/source.ts';
+import { aimKind, readAim } from './aim.ts';
+import { describeOutcome } from './describe.ts';
+import { reportOutcome } from './outcome.ts';
 import { checkAllowlist } from './policy.ts';
+import { findTextAim } from './textAim.ts';
 
 export interface GateDeps {
   catalog: Catalog;
   sources: SourceRegistry;
   settings: SettingsStore;
-  uiTrees: UiTrees;
+  frames: FrameService;
+  /** A target's visible text (its tree's, else OCR), for text aims. */
+  text: ScreenTextPort;
 }
 
-/** Actions that need a point (given as x, y or node) to do anything. */
-const POINT_REQUIRED: ReadonlySet<string> = new Set(['click', 'swipe']);
-/** Actions that may take an optional point. */
-const POINT_OPTIONAL: ReadonlySet<string> = new Set(['type_text', 'scroll']);
+/** An action's result, and with `after: "image"` the small picture of what changed. */
+export type GateResult = ActionResult;
 
 function isBuiltin(kind: string): kind is BuiltinActionKind {
   return (ACTION_KINDS as readonly string[]).includes(kind);
-}
-
-/** Where an action will land, once the frame and the point are resolved. */
-interface Resolved {
-  frame?: FrameRecord;
-  imagePoint?: Point;
-  /** A point already known in source space (a UI-tree node's centre). */
-  sourceCentre?: Point;
 }
 
 export class ActionGate implements ActionsPort {
@@ -48,37 +45,51 @@ export class ActionGate implements ActionsPort {
     this.#d = deps;
   }
 
-  async act(req: ActionRequest, opts: { client?: string; signal: AbortSignal }): Promise<ActionResult> {
+  async act(req: ActionRequest, opts: ActOptions): Promise<GateResult> {
     const started = performance.now();
-    const log: Partial<ActivityEntry> & { tool: string } = { tool: req.tool, params: summariseParams(req), client: opts.client };
+    const log: Partial<ActivityEntry> & { tool: string } = { tool: req.tool, params: summariseParams(req), client: opts.client, ...(opts.run ? { run: opts.run } : {}) };
+    let result: GateResult;
     try {
-      const result = await this.#act(req, opts.signal, log);
-      this.#log({ ...log, result: 'ok', message: result.note }, started);
-      return result;
+      result = await this.#act(req, opts, log);
     } catch (e) {
       const code: ErrorCode = isSightlineError(e) ? e.code : 'INTERNAL';
+      // A log that cannot be written never replaces the real answer.
       this.#log({ ...log, result: code, message: (e as Error).message }, started);
       throw e;
     }
+    const said = describeOutcome(result);
+    const unlogged = this.#log({ ...log, result: 'ok', message: [result.note, said].filter(Boolean).join('; ') || undefined }, started);
+    // The action happened: say so, and that its log entry is missing, so an agent does not repeat it.
+    return unlogged ? { ...result, warnings: [...(result.warnings ?? []), unlogged] } : result;
   }
 
-  #log(entry: Partial<ActivityEntry> & { tool: string; result: ActivityEntry['result'] }, started: number): void {
-    this.#d.catalog.activity.append({
-      at: new Date().toISOString(),
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...entry,
-    } as Omit<ActivityEntry, 'id'>);
+  /** Append to the activity log; on failure (a full disk) say why instead of failing the action. */
+  #log(entry: Partial<ActivityEntry> & { tool: string; result: ActivityEntry['result'] }, started: number): string | undefined {
+    try {
+      this.#d.catalog.activity.append({
+        at: new Date().toISOString(),
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        ...entry,
+      } as Omit<ActivityEntry, 'id'>);
+      return undefined;
+    } catch (e) {
+      const err = isSightlineError(e) ? `${e.code}: ${e.message}` : String(e);
+      process.stderr.write(`[sightline] activity log: ${err}\n`);
+      return `The action was done, but its activity-log entry could not be written (${err}).`;
+    }
   }
 
-  async #act(req: ActionRequest, signal: AbortSignal, log: Partial<ActivityEntry>): Promise<ActionResult> {
-    const { catalog, sources } = this.#d;
+  async #act(req: ActionRequest, opts: ActOptions, log: Partial<ActivityEntry>): Promise<GateResult> {
+    const { catalog, sources, frames } = this.#d;
+    const { signal, session } = opts;
     const settings = this.#d.settings.values();
+    const named = req.ref ? catalog.frames.get(req.ref) : undefined;
     // Name the target in the log even when policy refuses before it is resolved.
-    const named = req.target ?? (req.ref ? catalog.frames.get(req.ref)?.target : undefined);
-    if (named) {
-      log.target = named;
+    const logged = req.target ?? named?.target;
+    if (logged) {
+      log.target = logged;
       try {
-        log.source = sources.sourceOf(named);
+        log.source = sources.sourceOf(logged);
       } catch {
         // Not a Sightline id: resolved (and refused) below.
       }
@@ -90,31 +101,38 @@ export class ActionGate implements ActionsPort {
     if (settings.input.readOnly) {
       throw new SightlineError('READ_ONLY', 'Sightline is in read-only mode: no input is sent.', 'The user can turn off input.readOnly in settings.');
     }
+    if (req.tool === 'scroll' && !req.deltaX && !req.deltaY) {
+      throw new SightlineError('INVALID_ARGUMENT', 'scroll needs a non-zero deltaX or deltaY.', 'Give deltaY: 300 to scroll down by 300 image pixels (negative scrolls up).');
+    }
 
-    const { target, resolved } = this.#resolve(req);
+    const aim = readAim(req, named);
+    const { target } = aim;
     log.target = target;
     log.source = sources.sourceOf(target);
     const source = await sources.forTarget(target);
     const input = this.#inputFor(source, req.tool);
-    let { frame } = resolved;
-    const { imagePoint, sourceCentre } = resolved;
-    if (!frame && (imagePoint || POINT_REQUIRED.has(req.tool))) {
-      frame = catalog.frames.latest(source.name, target, { rootOnly: true });
-      if (!frame) {
-        throw new SightlineError('FRAME_NOT_FOUND', `No capture of ${target} yet: coordinates are read in the pixels of a frame.`, `Call capture with target "${target}" first.`);
-      }
-    }
-    if (POINT_REQUIRED.has(req.tool) && !imagePoint) {
-      throw new SightlineError('INVALID_ARGUMENT', `${req.tool} needs "x" and "y" (or "node").`, 'Give image coordinates of the frame you saw.');
-    }
-    if (imagePoint && !POINT_REQUIRED.has(req.tool) && !POINT_OPTIONAL.has(req.tool) && isBuiltin(req.tool)) {
-      throw new SightlineError('INVALID_ARGUMENT', `${req.tool} takes no "x"/"y".`, `Call ${req.tool} with the target only.`);
+
+    // The frame x, y (and scroll deltas, and a drag's end) are read in.
+    const frame = aim.frame ?? frames.latest(target, session);
+    const needsFrame = aim.imagePoint !== undefined || req.toX !== undefined || (req.tool === 'scroll' && (req.deltaX || req.deltaY));
+    if (needsFrame && !frame) {
+      throw new SightlineError('FRAME_NOT_FOUND', `No capture of ${target}${session ? ' in this session' : ''} yet: coordinates are read in the pixels of a frame.`, `Call capture with target "${target}" first.`);
     }
     log.frameRef = frame?.ref;
 
-    // Target, staleness, then the point (DESIGN.md); the allowlist needs the live target.
-    const stored: StoredFrame | undefined = frame && source.screen ? decodeFrame(screenOf(source), frame) : frame;
-    const shift = stored && source.screen ? ((await source.screen.checkFrame(stored, signal)).shift ?? { x: 0, y: 0 }) : { x: 0, y: 0 };
+    // Target, staleness, then the point (DESIGN.md). A frame only read for mapping what changed
+    // (a node or text aim) may be stale without failing the action.
+    const stored: StoredFrame | undefined = frame && source.screen ? decodeFrame(source.screen, frame) : frame;
+    let shift: Point = { x: 0, y: 0 };
+    let fresh: FrameRecord | undefined;
+    if (stored && source.screen) {
+      try {
+        shift = (await source.screen.checkFrame(stored, signal)).shift ?? shift;
+        fresh = frame;
+      } catch (e) {
+        if (needsFrame || !isSightlineError(e) || e.code !== 'FRAME_STALE') throw e;
+      }
+    } else fresh = frame;
     await checkAllowlist(sources, settings.input.allowlist, source, target, signal);
     const toSource = (p: Point): Point => {
       if (!frame) throw new SightlineError('FRAME_NOT_FOUND', `No frame to read (${p.x}, ${p.y}) in.`, `Call capture with target "${target}" first.`);
@@ -122,52 +140,42 @@ export class ActionGate implements ActionsPort {
       const s = imageToSource(frame, p);
       return { x: s.x + shift.x, y: s.y + shift.y };
     };
-    let sourcePoint: Point | undefined;
-    if (imagePoint) {
-      // A node's centre is known in source space: it is checked against the frame, never rounded through it.
-      if (sourceCentre) {
-        if (frame) assertInsideImage(frame.image, imagePoint);
-        sourcePoint = { x: sourceCentre.x + shift.x, y: sourceCentre.y + shift.y };
-      } else sourcePoint = toSource(imagePoint);
-      log.imagePoint = imagePoint;
-      log.sourcePoint = sourcePoint;
-    }
 
-    const action = this.#buildAction(req, target, stored, sourcePoint, toSource);
-    const details: ActionDetails = await input.perform(action, signal);
-    const { note, ...rest } = details;
-    return { ok: true, target, imagePoint, sourcePoint, frameRef: frame?.ref, note, ...(Object.keys(rest).length ? { details: rest } : {}) };
-  }
+    let imagePoint = aim.imagePoint;
+    let sourcePoint: Point | undefined = imagePoint ? toSource(imagePoint) : undefined;
+    let node = aim.node;
+    let via: string | undefined;
+    if (aim.text) {
+      const hit = findTextAim(await this.#d.text.read(target, { signal, session }), target, aim.text, fresh);
+      via = `found “${hit.text}” ${hit.via === 'tree' ? "in the page's text" : 'by OCR'}`;
+      if (hit.node !== undefined) node = hit.node;
+      else sourcePoint = hit.point;
+      if (fresh) imagePoint = round(sourceToImage(fresh, hit.point));
+    }
+    const aimAt: Aim = { frame: stored, ...(sourcePoint ? { point: sourcePoint } : {}), ...(node !== undefined ? { node } : {}) };
+    const action = this.#buildAction(req, target, aimAt, stored, toSource);
+    const after = req.after ?? 'summary';
+    const details = await input.perform(action, signal, { after });
+    if (details.point) {
+      sourcePoint = details.point;
+      if (fresh && !imagePoint) imagePoint = round(sourceToImage(fresh, details.point));
+    }
+    if (imagePoint) log.imagePoint = imagePoint;
+    if (sourcePoint) log.sourcePoint = sourcePoint;
 
-  /** The target, and the frame and point the request names (x, y in a frame; or a UI-tree node). */
-  #resolve(req: ActionRequest): { target: string; resolved: Resolved } {
-    const { catalog } = this.#d;
-    let frame: FrameRecord | undefined;
-    if ((req.x === undefined) !== (req.y === undefined)) {
-      throw new SightlineError('INVALID_ARGUMENT', 'Give both "x" and "y", or neither.', 'x and y are image pixels of the frame you saw.');
-    }
-    let imagePoint: Point | undefined = req.x !== undefined && req.y !== undefined ? { x: req.x, y: req.y } : undefined;
-    if (req.ref) {
-      frame = catalog.frames.get(req.ref);
-      if (!frame) throw new SightlineError('FRAME_NOT_FOUND', `No frame "${req.ref}".`, 'Use a ref returned by capture, crop_screenshot or list_screenshots.');
-      if (req.target && req.target !== frame.target) {
-        throw new SightlineError('INVALID_ARGUMENT', `Frame ${frame.ref} belongs to ${frame.target}, not ${req.target}.`, 'Omit "target" when giving "ref".');
-      }
-    }
-    const target = req.target ?? frame?.target;
-    if (!target) throw new SightlineError('INVALID_ARGUMENT', '"target" or "ref" is required.', 'Call list_targets, then capture the target.');
-    let sourceCentre: Point | undefined;
-    if (req.node !== undefined && req.tool !== 'scroll_into_view') {
-      if (imagePoint) throw new SightlineError('INVALID_ARGUMENT', 'Give "node" or "x"/"y", not both.', 'A node id from get_ui_tree already says where to act.');
-      const hit = this.#d.uiTrees.nodeCentre(target, req.node);
-      frame = catalog.frames.get(hit.frameRef);
-      if (!frame) throw new SightlineError('NODE_NOT_FOUND', `The frame of ${target}'s UI tree is gone.`, 'Call get_ui_tree again.');
-      sourceCentre = hit.source;
-      imagePoint = sourceToImage(frame, hit.source);
-    } else if (req.node !== undefined && imagePoint) {
-      throw new SightlineError('INVALID_ARGUMENT', 'Give "node" or "x"/"y", not both.', 'A node id from get_ui_tree already says where to act.');
-    }
-    return { target, resolved: { frame, imagePoint, sourceCentre } };
+    const { note, outcome, point: _point, ...rest } = details;
+    const reported = await reportOutcome({ outcome, after, target, fresh, frames, session, signal });
+    return {
+      ok: true,
+      target,
+      ...(imagePoint ? { imagePoint } : {}),
+      ...(sourcePoint ? { sourcePoint } : {}),
+      ...(frame ? { frameRef: frame.ref } : {}),
+      ...(note || via ? { note: [via, note].filter(Boolean).join('; ') } : {}),
+      ...reported.fields,
+      ...(Object.keys(rest).length ? { details: rest } : {}),
+      ...(reported.image ? { afterImage: reported.image } : {}),
+    };
   }
 
   #inputFor(source: Source, tool: string): InputPort {
@@ -179,21 +187,27 @@ export class ActionGate implements ActionsPort {
     return source.input;
   }
 
-  #buildAction(req: ActionRequest, target: string, frame: StoredFrame | undefined, point: Point | undefined, toSource: (p: Point) => Point): SourceAction {
+  #buildAction(req: ActionRequest, target: string, aim: Aim, frame: StoredFrame | undefined, toSource: (p: Point) => Point): SourceAction {
+    const scale = frame?.scale ?? 1;
     switch (req.tool) {
       case 'click':
-        if (!point) throw new SightlineError('INVALID_ARGUMENT', 'click needs "x" and "y" (or "node").', 'Give image coordinates of the frame you saw.');
-        return { kind: 'click', target, frame, point, button: req.button ?? 'left', clicks: req.clicks ?? 1, modifiers: req.modifiers ?? [], holdMs: req.holdMs };
+        return { kind: 'click', target, ...aim, button: req.button ?? 'left', clicks: req.clicks ?? 1, modifiers: req.modifiers ?? [], holdMs: req.holdMs };
       case 'type_text':
-        return { kind: 'type_text', target, frame, point, text: req.text ?? '' };
+        return { kind: 'type_text', target, ...aim, text: req.text ?? '', ...(req.submit ? { submit: true } : {}), ...(req.clear ? { clear: true } : {}) };
       case 'press_key':
         return { kind: 'press_key', target, frame, key: req.key ?? '' };
       case 'scroll':
-        return { kind: 'scroll', target, frame, point, deltaX: req.deltaX ?? 0, deltaY: req.deltaY ?? 0 };
-      case 'swipe': {
-        if (!point) throw new SightlineError('INVALID_ARGUMENT', 'swipe needs "x" and "y".', 'Give image coordinates of the frame you saw.');
+        // Deltas are image pixels of the frame, like x and y.
+        return { kind: 'scroll', target, ...aim, deltaX: (req.deltaX ?? 0) * scale, deltaY: (req.deltaY ?? 0) * scale };
+      case 'swipe':
         if (req.toX === undefined || req.toY === undefined) throw new SightlineError('INVALID_ARGUMENT', 'swipe needs "toX" and "toY".', 'Give the end point in image pixels.');
-        return { kind: 'swipe', target, frame, point, to: toSource({ x: req.toX, y: req.toY }), durationMs: req.durationMs ?? 300 };
+        return { kind: 'swipe', target, ...aim, to: toSource({ x: req.toX, y: req.toY }), durationMs: req.durationMs ?? 300 };
+      case 'hover':
+        return { kind: 'hover', target, ...aim };
+      case 'drag': {
+        const to = req.toX !== undefined && req.toY !== undefined ? toSource({ x: req.toX, y: req.toY }) : undefined;
+        if (!to && req.toNode === undefined) throw new SightlineError('INVALID_ARGUMENT', 'drag needs "toX" and "toY" or "toNode".', 'Give where to drop, in image pixels or as a node id.');
+        return { kind: 'drag', target, ...aim, ...(to ? { to } : {}), ...(req.toNode !== undefined ? { toNode: req.toNode } : {}), durationMs: req.durationMs ?? 300, ...(req.holdMs ? { holdMs: req.holdMs } : {}) };
       }
       case 'focus_window':
         return { kind: 'focus_window', target };
@@ -201,9 +215,14 @@ export class ActionGate implements ActionsPort {
         if (req.node === undefined) throw new SightlineError('INVALID_ARGUMENT', 'scroll_into_view needs "node" (an id from get_ui_tree).', 'Call get_ui_tree first.');
         return { kind: 'scroll_into_view', target, node: req.node, block: req.block ?? 'center', inline: req.inline ?? 'nearest' };
       default:
-        return { kind: req.tool as `${string}:${string}`, target, frame, point, params: req.params ?? {} };
+        if (aimKind(req.tool) !== 'none') throw new SightlineError('INTERNAL', `No action is built for ${req.tool}.`, 'This is a Sightline bug; the log has details.');
+        return { kind: req.tool as `${string}:${string}`, target, frame, ...(aim.point ? { point: aim.point } : {}), ...(aim.node !== undefined ? { node: aim.node } : {}), params: req.params ?? {} };
     }
   }
+}
+
+function round(p: Point): Point {
+  return { x: Math.round(p.x * 10) / 10, y: Math.round(p.y * 10) / 10 };
 }
 
 /** Tool arguments for the activity log, with long text shortened. */

@@ -1,7 +1,7 @@
 /** The activity log: every agent action, refused ones included, with its before and after frames. */
 import type { ActivityEntry, ActivityQuery } from '../../../shared/api.ts';
 import type { CatalogContext } from './context.ts';
-import { toActivity, type ActivityRow, type Params } from './rows.ts';
+import { toActivity, wrap, type ActivityRow, type Params } from './rows.ts';
 
 export class ActivityLog {
   readonly #c: CatalogContext;
@@ -11,7 +11,19 @@ export class ActivityLog {
   }
 
   append(e: Omit<ActivityEntry, 'id'>): ActivityEntry {
-    const info = this.#c.stmt.insertActivity.run({
+    let info;
+    try {
+      info = this.#insert(e);
+    } catch (err) {
+      throw wrap(err, 'INTERNAL', 'The activity log entry could not be written', this.#c.dataDir);
+    }
+    const entry: ActivityEntry = { ...e, id: Number(info.lastInsertRowid) };
+    this.#c.events.emit('activity', entry);
+    return entry;
+  }
+
+  #insert(e: Omit<ActivityEntry, 'id'>): { lastInsertRowid: number | bigint } {
+    return this.#c.stmt.insertActivity.run({
       at: e.at,
       tool: e.tool,
       source: e.source ?? null,
@@ -27,10 +39,9 @@ export class ActivityLog {
       duration_ms: e.durationMs,
       params: e.params ? JSON.stringify(e.params) : null,
       client: e.client ?? null,
+      run_id: e.run?.id ?? null,
+      run_dir: e.run?.artifacts ?? null,
     });
-    const entry: ActivityEntry = { ...e, id: Number(info.lastInsertRowid) };
-    this.#c.events.emit('activity', entry);
-    return entry;
   }
 
   /**

@@ -75,12 +75,12 @@ export class FrameStore {
       });
     } catch (e) {
       await Promise.all(placed.map((p) => rm(p, { force: true })));
-      throw wrap(e, 'INTERNAL', `Could not store frame ${ref}`);
+      throw wrap(e, 'INTERNAL', `Could not store frame ${ref}`, c.dataDir);
     } finally {
       c.pending.delete(ref);
     }
     const rec = this.get(ref);
-    if (!rec) throw new SightlineError('INTERNAL', `Frame ${ref} vanished right after it was stored.`);
+    if (!rec) throw new SightlineError('INTERNAL', `Frame ${ref} vanished right after it was stored.`, 'Capture again; if it keeps happening, another process is deleting frames from this data directory.');
     c.events.emit('frame', rec);
     return rec;
   }
@@ -100,7 +100,7 @@ export class FrameStore {
     try {
       await c.files.writeOne(final, full.data);
     } catch (e) {
-      throw wrap(e, 'INTERNAL', `Could not store the original of frame ${ref}`);
+      throw wrap(e, 'INTERNAL', `Could not store the original of frame ${ref}`, c.dataDir);
     }
     const next = JSON.stringify({ ...files, full: rel, fullFormat: full.format });
     if (c.closed() || c.stmt.setFull.run(next, full.data.length, ref, row.files).changes === 0) {

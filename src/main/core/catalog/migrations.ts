@@ -84,6 +84,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX frames_archive_day ON frames (archive_day) WHERE archive_day IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'agent runs in the activity log',
+    up: `
+      ALTER TABLE activity ADD COLUMN run_id TEXT;
+      ALTER TABLE activity ADD COLUMN run_dir TEXT;
+      CREATE INDEX activity_run ON activity (run_id, id) WHERE run_id IS NOT NULL;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

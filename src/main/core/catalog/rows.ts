@@ -67,6 +67,8 @@ export interface ActivityRow {
   duration_ms: number;
   params: string | null;
   client: string | null;
+  run_id: string | null;
+  run_dir: string | null;
 }
 
 export type Params = Record<string, unknown>;
@@ -146,6 +148,7 @@ export function toActivity(r: ActivityRow): ActivityEntry {
   if (r.after_ref !== null) e.afterRef = r.after_ref;
   if (r.params !== null) e.params = JSON.parse(r.params) as Record<string, unknown>;
   if (r.client !== null) e.client = r.client;
+  if (r.run_id !== null) e.run = r.run_dir !== null ? { id: r.run_id, artifacts: r.run_dir } : { id: r.run_id };
   return e;
 }
 
@@ -224,15 +227,34 @@ export function dirOf(path: string): string {
 }
 
 export function bad(message: string): SightlineError {
-  return new SightlineError('INVALID_ARGUMENT', message);
+  return new SightlineError('INVALID_ARGUMENT', message, 'Correct the value the message names.');
 }
 
 export function notFound(ref: string): SightlineError {
   return new SightlineError('FRAME_NOT_FOUND', `No frame ${ref}.`, 'list_screenshots shows the frames that exist; capture again for a fresh one');
 }
 
-export function wrap(e: unknown, code: ErrorCode, what: string): SightlineError {
+/**
+ * A failure to write the data directory, named for what it is: a full disk or quota is
+ * STORAGE_FULL, a read-only or unwritable folder STORAGE_READ_ONLY (both with the folder in the
+ * hint); anything else INTERNAL. SQLite reports the same conditions with its own codes.
+ */
+export function wrap(e: unknown, code: ErrorCode, what: string, dataDir?: string): SightlineError {
   if (isSightlineError(e)) return e;
-  return new SightlineError(code, `${what}: ${e instanceof Error ? e.message : String(e)}`, undefined, undefined, { cause: e });
+  const storage = storageError(e, what, dataDir);
+  if (storage) return storage;
+  return new SightlineError(code, `${what}: ${e instanceof Error ? e.message : String(e)}`, 'This is a Sightline bug; the log has details.', undefined, { cause: e });
+}
+
+export function storageError(e: unknown, what: string, dataDir?: string): SightlineError | undefined {
+  const err = e as { code?: string; message?: string };
+  const where = dataDir ? ` (${dataDir})` : '';
+  if (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'SQLITE_FULL') {
+    return new SightlineError('STORAGE_FULL', `${what}: the disk of the data directory is full${where}.`, `Free space on that disk, or lower retention.maxBytes / retention.maxAgeDays so old frames are removed, or move the data directory (--data-dir).`, undefined, { cause: e });
+  }
+  if (err.code === 'EROFS' || err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'SQLITE_READONLY' || err.code === 'SQLITE_CANTOPEN') {
+    return new SightlineError('STORAGE_READ_ONLY', `${what}: the data directory cannot be written${where} (${err.code}).`, `Make the data directory writable by this user, or start Sightline with --data-dir pointing at a writable folder.`, undefined, { cause: e });
+  }
+  return undefined;
 }
 

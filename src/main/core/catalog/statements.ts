@@ -66,8 +66,8 @@ export function prepareStatements(db: Database.Database) {
     oldestOwn: db.prepare<[], { ref: string }>('SELECT ref FROM frames WHERE external = 0 AND pinned = 0 ORDER BY captured_at ASC, rowid ASC'),
     linkAfter: db.prepare<[string, string, string]>("UPDATE activity SET after_ref = ? WHERE target = ? AND after_ref IS NULL AND result = 'ok' AND at > ?"),
     insertActivity: db.prepare<[Params]>(`
-      INSERT INTO activity (at, tool, source, target, result, message, image_x, image_y, source_x, source_y, frame_ref, after_ref, duration_ms, params, client)
-      VALUES (@at, @tool, @source, @target, @result, @message, @image_x, @image_y, @source_x, @source_y, @frame_ref, @after_ref, @duration_ms, @params, @client)`),
+      INSERT INTO activity (at, tool, source, target, result, message, image_x, image_y, source_x, source_y, frame_ref, after_ref, duration_ms, params, client, run_id, run_dir)
+      VALUES (@at, @tool, @source, @target, @result, @message, @image_x, @image_y, @source_x, @source_y, @frame_ref, @after_ref, @duration_ms, @params, @client, @run_id, @run_dir)`),
   };
 }
 

@@ -9,14 +9,15 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { FrameListQuery, FrameQuery, FrameRecord, FrameVariant } from '../catalog/types.ts';
 import type { CoreBus } from '../events.ts';
 import { DEFAULT_MAX_DIMENSION, MODEL_PROFILES, estimateVisionTokens } from '../image/fit.ts';
-import { cropMapping, fitMapping, planCrop, rectImageToSource, rectSourceToImage, resolveCropRect } from '../image/mapping.ts';
-import { crop as cropImage, fitAndEncode, probe, sniffFormat, type ImageInput } from '../image/pipeline.ts';
-import type { CaptureOutcome, CaptureParams, CropParams, FramesPort, UiTreeParams } from '../ports.ts';
+import { fitMapping } from '../image/mapping.ts';
+import { fitAndEncode, sniffFormat, type ImageInput } from '../image/pipeline.ts';
+import type { CaptureOutcome, CaptureParams, CropParams, FramesPort, Session, UiTreeParams } from '../ports.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { screenOf, treeOf, type SourceRegistry } from '../sources/registry.ts';
 import { toLocalIso } from '../util/time.ts';
+import { cropFrame } from './crop.ts';
 import { decodeFrame } from './state.ts';
-import { UiTrees, toImageNodes } from './uiTrees.ts';
+import { toImageNodes } from './uiTrees.ts';
 
 export interface FrameServiceDeps {
   catalog: Catalog;
@@ -27,7 +28,6 @@ export interface FrameServiceDeps {
 }
 
 export class FrameService implements FramesPort {
-  readonly uiTrees = new UiTrees();
   readonly #d: FrameServiceDeps;
   /** Originals being written behind their capture, by frame ref. */
   readonly #originals = new Map<string, Promise<void>>();
@@ -93,56 +93,34 @@ export class FrameService implements FramesPort {
       full,
       state: captured.state,
     });
-    this.uiTrees.clear(captured.target);
-    // The first capture after an action is that action's "after" frame in the activity log.
-    catalog.activity.linkAfterFrame(captured.target, frame.ref, previous ? new Date(previous.capturedAt).toISOString() : '');
+    p.session?.remember(captured.target, frame.ref);
+    // The first capture after an action is that action's "after" frame in the activity log
+    // (best effort: the frame is stored, a log that cannot be updated does not undo it).
+    try {
+      catalog.activity.linkAfterFrame(captured.target, frame.ref, previous ? new Date(previous.capturedAt).toISOString() : '');
+    } catch (e) {
+      warnings.push(`The activity log could not link this frame to the action before it (${(e as Error).message}).`);
+    }
     if (captured.pixels?.kind === 'raw' && !raw) this.#writeOriginalBehind(frame.ref, captured.pixels);
     return { frame, image: { data: image.data, format: image.format }, warnings };
   }
 
-  /** A crop is a new frame with its own mapping, cut from the native-resolution original when there is one. */
+  /** A crop is a new frame with its own mapping, at native resolution (see crop.ts). */
   async crop(p: CropParams): Promise<CaptureOutcome> {
-    const { catalog, settings } = this.#d;
-    const parent = this.get(p.ref);
-    const rect = { x: p.x, y: p.y, width: p.width, height: p.height };
-    const units = p.coordinateUnits ?? 'percent';
-    // A crop of a crop is cut from the first frame's original, not from the smaller crop image.
-    let base = parent;
-    while (base.parentRef) {
-      const up = catalog.frames.get(base.parentRef);
-      if (!up) break;
-      base = up;
-    }
-    await this.#originals.get(base.ref);
-    const src = await catalog.frames.read(base.ref, 'full');
-    const input = { kind: 'encoded' as const, data: src.data };
-    const inputSize = await probe(input);
-    const plan =
-      base === parent
-        ? planCrop(parent, inputSize, rect, units)
-        : planCrop(base, inputSize, rectSourceToImage(base, rectImageToSource(parent, resolveCropRect(parent.image, rect, units))), 'pixels');
-    const capture = settings.values().capture;
-    const format = p.format ?? capture.format;
-    const quality = p.quality ?? capture.quality;
-    const out = await cropImage(input, plan.inputRect, this.fitOptions(p.maxDimension), { format, quality });
-    const m = cropMapping(base, plan.imageRect, { width: out.width, height: out.height });
-    const frame = await catalog.frames.insert({
-      source: parent.source,
-      target: parent.target,
-      // A crop is made now: retention ages it from now, not from its (possibly archived) parent.
-      capturedAt: toLocalIso(new Date()),
-      image: m.image,
-      sourceSize: { width: plan.sourceRect.width, height: plan.sourceRect.height },
-      origin: m.origin,
-      scale: m.scale,
-      dpi: parent.dpi,
-      monitor: parent.monitor,
-      parentRef: parent.ref,
-      format: out.format,
-      data: out.data,
-      state: parent.state,
-    });
-    return { frame, image: { data: out.data, format: out.format }, warnings: [] };
+    const capture = this.#d.settings.values().capture;
+    return cropFrame(
+      {
+        catalog: this.#d.catalog,
+        sources: this.#d.sources,
+        fit: this.fitOptions(p.maxDimension),
+        format: p.format ?? capture.format,
+        quality: p.quality ?? capture.quality,
+        original: (ref) => this.#originals.get(ref),
+      },
+      this.get(p.ref),
+      p,
+      p.signal ?? new AbortController().signal,
+    );
   }
 
   /**
@@ -181,15 +159,23 @@ export class FrameService implements FramesPort {
     return this.#d.catalog.frames.count(q);
   }
 
+  /**
+   * The frame "the target's latest capture" means: this session's latest (never another
+   * session's), or without a session (the dashboard, the tray) the catalog's.
+   */
+  latest(target: string, session: Session | undefined): FrameRecord | undefined {
+    const { catalog } = this.#d;
+    if (!session) return catalog.frames.latest(target.slice(0, target.indexOf(':')), target, { rootOnly: true });
+    const ref = session.latest(target);
+    return ref ? catalog.frames.get(ref) : undefined;
+  }
+
   /** The target's UI tree, bounds in image pixels of its latest frame (captured now if there is none). */
   async uiTree(p: UiTreeParams): Promise<{ frameRef: string; nodes: UiNode[] }> {
-    const { catalog, sources } = this.#d;
-    const source = await sources.forTarget(p.target, 'tree');
+    const source = await this.#d.sources.forTarget(p.target, 'tree');
     const screen = screenOf(source);
-    let frame = catalog.frames.latest(source.name, p.target, { rootOnly: true });
-    if (!frame) frame = (await this.capture({ target: p.target, signal: p.signal })).frame;
+    const frame = this.latest(p.target, p.session) ?? (await this.capture({ target: p.target, signal: p.signal, session: p.session })).frame;
     const raw = await treeOf(source).uiTree(p.target, decodeFrame(screen, frame), { maxNodes: p.maxNodes, query: p.query, signal: p.signal });
-    this.uiTrees.set(p.target, frame.ref, raw);
     return { frameRef: frame.ref, nodes: toImageNodes(frame, raw) };
   }
 

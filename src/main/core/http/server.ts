@@ -89,14 +89,14 @@ export async function startServer(core: ServerServices, options: ServerOptions =
   const http = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       log(`[sightline] http ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
-      if (!res.headersSent) sendJson(res, 500, { error: { code: 'INTERNAL', message: 'internal error' } });
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'INTERNAL', message: 'internal error', hint: 'This is a Sightline bug; the log has details.' } });
       else res.end();
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!isAllowedHost(req.headers.host, port)) return sendJson(res, 403, { error: { code: 'PERMISSION_DENIED', message: 'Host not allowed.' } });
-    if (!isAllowedOrigin(req.headers.origin, port)) return sendJson(res, 403, { error: { code: 'PERMISSION_DENIED', message: 'Origin not allowed.' } });
+    if (!isAllowedHost(req.headers.host, port)) return sendJson(res, 403, { error: { code: 'PERMISSION_DENIED', message: 'Host not allowed.', hint: `Connect to http://127.0.0.1:${port} (Sightline answers its own loopback names only).` } });
+    if (!isAllowedOrigin(req.headers.origin, port)) return sendJson(res, 403, { error: { code: 'PERMISSION_DENIED', message: 'Origin not allowed.', hint: 'Only the dashboard served by this Sightline may call it from a browser.' } });
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
 
     if (url.pathname === '/auth' && req.method === 'GET') {
@@ -162,11 +162,11 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     try {
       rel = decodeURIComponent(pathname);
     } catch {
-      return sendJson(res, 400, { error: { code: 'INVALID_ARGUMENT', message: 'Bad path.' } });
+      return sendJson(res, 400, { error: { code: 'INVALID_ARGUMENT', message: 'Bad path.', hint: 'Open the dashboard from its root URL.' } });
     }
     const base = resolve(root);
     let file = resolve(base, `.${rel}`);
-    if (file !== base && !file.startsWith(base + sep)) return sendJson(res, 403, { error: { code: 'PATH_REFUSED', message: 'Path outside the dashboard.' } });
+    if (file !== base && !file.startsWith(base + sep)) return sendJson(res, 403, { error: { code: 'PATH_REFUSED', message: 'Path outside the dashboard.', hint: 'Open the dashboard from its root URL.' } });
     // A single-page app: unknown paths get index.html.
     if (!existsSync(file) || statSync(file).isDirectory()) file = join(base, 'index.html');
     res.writeHead(200, {

@@ -29,7 +29,7 @@ export const MODEL_PROFILES: Record<ModelProfileName, { maxDimension: number; ma
 export function fitSize(src: Size, opts: FitLimits = {}): Size {
   const { width, height } = src;
   if (!isPositiveInt(width) || !isPositiveInt(height)) {
-    throw new SightlineError('INVALID_ARGUMENT', `Image size ${width}x${height} is not a positive integer size.`);
+    throw new SightlineError('INVALID_ARGUMENT', `Image size ${width}x${height} is not a positive integer size.`, 'Capture again: the source reported an empty image.');
   }
   const maxDimension = opts.maxDimension ?? DEFAULT_MAX_DIMENSION;
   if (!Number.isFinite(maxDimension) || maxDimension < 1) {
@@ -37,7 +37,7 @@ export function fitSize(src: Size, opts: FitLimits = {}): Size {
   }
   const maxPixels = opts.maxPixels;
   if (maxPixels !== undefined && (!Number.isFinite(maxPixels) || maxPixels < 1)) {
-    throw new SightlineError('INVALID_ARGUMENT', `maxPixels must be a number ≥ 1 (got ${maxPixels}).`);
+    throw new SightlineError('INVALID_ARGUMENT', `maxPixels must be a number ≥ 1 (got ${maxPixels}).`, 'Use a model profile from settings (capture.profile) or leave maxPixels out.');
   }
 
   const landscape = width >= height;

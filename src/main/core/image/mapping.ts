@@ -65,6 +65,49 @@ export function assertInsideImage(size: Size, p: Point): void {
 
 export type CropUnits = 'percent' | 'normalized' | 'pixels';
 
+/** The smallest crop, in image pixels of the frame cut from: smaller shows nothing worth the tokens. */
+export const MIN_CROP_PX = 8;
+
+/**
+ * Refuse a crop whose numbers do not fit their units (percent that look like pixels or like
+ * fractions, fractions beyond 1) or that is smaller than MIN_CROP_PX, before anything is cut.
+ */
+export function checkCropRequest(image: Size, r: Rect, units: CropUnits): void {
+  const values = [r.x, r.y, r.width, r.height];
+  const list = `x ${r.x}, y ${r.y}, width ${r.width}, height ${r.height}`;
+  if (units === 'percent' && (r.x + r.width > 100.5 || r.y + r.height > 100.5)) {
+    throw new SightlineError(
+      'INVALID_ARGUMENT',
+      `Crop ${list} reaches past 100% of the frame: these look like pixels.`,
+      `coordinateUnits is "percent" (0–100) by default; pass coordinateUnits: "pixels" to give image pixels of the ${image.width}×${image.height} frame.`,
+    );
+  }
+  if (units === 'percent' && values.every((v) => v <= 1) && r.width > 0 && r.height > 0) {
+    throw new SightlineError(
+      'INVALID_ARGUMENT',
+      `Crop ${list} is at most 1% of the frame on every side: these look like fractions.`,
+      'Pass coordinateUnits: "normalized" for fractions of the frame (0–1), or give percent (0–100).',
+    );
+  }
+  if (units === 'normalized' && (r.x + r.width > 1.005 || r.y + r.height > 1.005)) {
+    throw new SightlineError(
+      'INVALID_ARGUMENT',
+      `Crop ${list} reaches past 1 (the whole frame) in normalized units.`,
+      `Give fractions of the frame (0–1), or pass coordinateUnits: "percent" (0–100) or "pixels" (of the ${image.width}×${image.height} frame).`,
+    );
+  }
+  const px = resolveCropRect(image, r, units);
+  if (px.width < MIN_CROP_PX || px.height < MIN_CROP_PX) {
+    throw new SightlineError(
+      'INVALID_ARGUMENT',
+      `Crop ${list} (${units}) is ${px.width}×${px.height} image pixels; at least ${MIN_CROP_PX}×${MIN_CROP_PX} is needed.`,
+      units === 'pixels'
+        ? `Give a larger region in image pixels of the ${image.width}×${image.height} frame.`
+        : `coordinateUnits is "${units}": ${units === 'percent' ? '5 means 5% of the frame' : '0.05 means 5% of the frame'}; give a larger region, or pass coordinateUnits: "pixels".`,
+    );
+  }
+}
+
 /** Float noise (0.7 × 1000 = 700.0000000000001) must not widen a crop by a whole pixel. */
 const EPS = 1e-6;
 

@@ -61,7 +61,7 @@ export function errorResult(e: unknown): CallToolResult {
     hint = e.hint;
   } else if (e instanceof Error && e.name === 'AbortError') {
     code = 'CANCELLED';
-    hint = undefined;
+    hint = 'Call again if you still need it.';
   }
   return { isError: true, content: [{ type: 'text', text: formatError(code, message, hint) }] };
 }

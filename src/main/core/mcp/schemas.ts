@@ -51,6 +51,7 @@ export const uiTreeOutput = z.object({
       name: z.string(),
       value: z.string().optional(),
       bounds: rect,
+      center: point.optional(),
       inViewport: z.boolean().optional(),
       clickable: z.boolean().optional(),
       enabled: z.boolean().optional(),
@@ -60,13 +61,27 @@ export const uiTreeOutput = z.object({
   truncated: z.boolean().optional(),
 });
 
+const elementRef = z.object({ role: z.string().optional(), name: z.string().optional(), node: z.string().optional() });
+
 export const actionOutput = z.object({
   ok: z.boolean(),
   target: z.string(),
-  imagePoint: point.optional(),
-  sourcePoint: point.optional(),
+  imagePoint: point.optional().describe('Where it landed, in image pixels of frameRef.'),
+  sourcePoint: point.optional().describe("Where it landed in the source's own units (screen points, CSS px, device px)."),
   frameRef: z.string().optional(),
   note: z.string().optional(),
+  hit: elementRef.extend({ app: z.string().optional() }).optional().describe('What was under the point.'),
+  received: elementRef.extend({ value: z.string().optional(), valueMatches: z.boolean().optional() }).optional().describe('The element that received the text, and its value read back.'),
+  navigated: z.object({ url: z.string(), title: z.string().optional() }).optional(),
+  dialog: z.object({ type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']), message: z.string(), defaultPrompt: z.string().optional() }).optional(),
+  title: z.object({ from: z.string(), to: z.string() }).optional(),
+  keyboardShown: z.boolean().optional(),
+  changed: rect.optional().describe('The region that changed, in image pixels of changedRef.'),
+  changedRef: z.string().optional(),
+  afterRef: z.string().optional().describe('A frame captured after the action.'),
+  remapped: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const screenshotsOutput = z.object({
@@ -100,6 +115,12 @@ export const refField = z
   .describe("A frame ref (a crop included) whose image pixels x, y are in. Default: the target's latest capture (never a crop unless named).");
 export const xField = z.number().finite().describe('X in image pixels of the frame (0 = left edge).');
 export const yField = z.number().finite().describe('Y in image pixels of the frame (0 = top edge).');
+export const nodeField = z.string().min(1).max(128).describe('A node id from get_ui_tree, instead of x, y: the element is found again where it is now (scrolled into view if needed).');
+export const textAimField = z.string().min(1).max(500).describe('Visible text to aim at instead of x, y (case- and accent-insensitive), e.g. "Submit".');
+export const indexField = z.int().min(1).max(1000).describe('Which match of the text, 1 = the first in reading order (when several match).');
+export const afterField = z
+  .enum(['none', 'summary', 'image'])
+  .describe('What to report after acting: summary (default: what was hit, navigation, dialogs, the changed region), image (also a small picture of the change), none (fastest).');
 
 /** A source filter listing the registered sources (tool inputs are built per core). */
 export function sourceField(names: readonly string[]): z.ZodType<string> {

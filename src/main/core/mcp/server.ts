@@ -19,7 +19,8 @@ import {
 import { z } from 'zod';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { CoreBus } from '../events.ts';
-import type { ActionsPort, FramesPort, HistoryService, SourcesPort, StatusPort, TargetsPort } from '../ports.ts';
+import { SessionFrames } from '../frames/session.ts';
+import type { ActionsPort, FramesPort, HistoryService, ScreenTextPort, SourcesPort, StatusPort, TargetsPort } from '../ports.ts';
 import { VERSION } from '../version.ts';
 import { MIME, ToolResponse, errorResult } from './response.ts';
 import { inputShape, type AnyTool, type ToolSchemaContext } from './tool.ts';
@@ -38,6 +39,7 @@ export interface McpServices extends StatusPort {
   targets: TargetsPort;
   sources: SourcesPort & ToolSources & { isOffered(name: string): boolean };
   history: HistoryService;
+  text: ScreenTextPort;
   events: CoreBus;
   clientConnected(delta: 1 | -1): void;
 }
@@ -86,6 +88,15 @@ export function describeTools(services: { sources: ToolSources }): Offered[] {
   return out;
 }
 
+/** `_meta["sightline/run"]` of a call: the agent run it belongs to (`sightline agent` sends it). */
+function runOf(meta: Record<string, unknown> | undefined): { run?: { id: string; artifacts?: string } } {
+  const r = meta?.['sightline/run'];
+  if (typeof r !== 'object' || r === null) return {};
+  const { id, artifacts } = r as { id?: unknown; artifacts?: unknown };
+  if (typeof id !== 'string' || !/^[\w.-]{1,100}$/.test(id)) return {};
+  return { run: { id, ...(typeof artifacts === 'string' && artifacts.length < 1024 ? { artifacts } : {}) } };
+}
+
 /** Validation errors name the field. */
 function validationError(error: z.ZodError): SightlineError {
   const issue = error.issues[0];
@@ -111,6 +122,8 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
   const byName = new Map(offered.map((o) => [o.tool.name, o]));
   const validators = new Map(offered.map((o) => [o.tool.name, z.object(inputShape(o.tool, schemaContext(services))).strict()]));
   const isListed = (o: Offered): boolean => !o.source || services.sources.isOffered(o.source);
+  // This session's own latest capture of each target (two agents never act through each other's frames).
+  const session = new SessionFrames();
   const listed = (): Offered[] => offered.filter(isListed);
   /** What the client last saw, so a change is announced once and only when real. */
   let lastListed = '';
@@ -140,8 +153,11 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
           targets: services.targets,
           sources: services.sources,
           history: services.history,
+          text: services.text,
+          session,
           signal: extra.signal,
           client: server.getClientVersion()?.name ?? 'mcp',
+          ...runOf(request.params._meta),
           progress: (p) => {
             if (progressToken === undefined) return;
             void extra

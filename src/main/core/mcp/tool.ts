@@ -6,7 +6,7 @@
  * imports this kit and never the server.
  */
 import type { z } from 'zod';
-import type { ActionsPort, FramesPort, HistoryService, SourcesPort, TargetsPort } from '../ports.ts';
+import type { ActionsPort, FramesPort, HistoryService, ScreenTextPort, Session, SourcesPort, TargetsPort } from '../ports.ts';
 import type { ProgressReport } from '../sources/source.ts';
 import type { ToolResponse } from './response.ts';
 
@@ -17,9 +17,15 @@ export interface ToolContext {
   targets: TargetsPort;
   sources: SourcesPort;
   history: HistoryService;
+  /** A target's visible text (its tree's, else OCR). */
+  text: ScreenTextPort;
+  /** This MCP session: "the target's latest capture" is its own. */
+  session: Session;
   signal: AbortSignal;
   /** The MCP client's name, for the activity log. */
   client: string;
+  /** The agent run this call belongs to (`_meta["sightline/run"]` of the request), for the activity log. */
+  run?: { id: string; artifacts?: string };
   /** Sends MCP progress notifications when the client asked for them. */
   progress: (p: ProgressReport) => void;
 }

@@ -167,6 +167,7 @@ export interface CustomAction<State = unknown> {
   target: string;
   frame?: StoredFrame<State>;
   point?: Point;
+  node?: string;
   params: Record<string, unknown>;
 }
 

@@ -3,5 +3,6 @@ import type { AnyTool } from '../tool.ts';
 import input from './input.ts';
 import screenshots from './screenshots.ts';
 import targets from './targets.ts';
+import wait from './wait.ts';
 
-export const coreTools: readonly AnyTool[] = [...targets, ...input, ...screenshots] as AnyTool[];
+export const coreTools: readonly AnyTool[] = [...targets, ...input, ...screenshots, ...wait] as AnyTool[];

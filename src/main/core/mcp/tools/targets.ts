@@ -33,12 +33,13 @@ const capture = defineTool({
     quality: z.int().min(1).max(100).optional().describe('JPEG/WebP quality 1–100 (default 70).'),
     raw: z.boolean().optional().describe('Native resolution, no scaling (costly in tokens; carries a warning).'),
     fullPage: z.boolean().optional().describe('Browser: the whole page instead of the viewport.'),
-    scrollOffset: z.object({ x: z.number().finite(), y: z.number().finite() }).optional().describe('Browser: scroll the page to this offset (CSS px) before capturing.'),
+    scrollOffset: z.strictObject({ x: z.number().finite(), y: z.number().finite() }).optional().describe('Browser: scroll the page by this many CSS px (x right, y down) before capturing.'),
   },
   output: frameOutput,
-  annotations: { readOnlyHint: true, openWorldHint: true },
+  // Not read-only: scrollOffset scrolls the page, and a background tab is brought to the front.
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async handle(ctx, args, res) {
-    const outcome = await ctx.frames.capture({ ...args, signal: ctx.signal });
+    const outcome = await ctx.frames.capture({ ...args, signal: ctx.signal, session: ctx.session });
     respondWithFrame(res, outcome, 'Captured');
   },
 });
@@ -47,7 +48,7 @@ const getUiTree = defineTool({
   name: 'get_ui_tree',
   title: 'Get the UI tree',
   description:
-    "A compact list of the target's interactive and text elements, with boxes in image pixels of its latest frame (frameRef). Pass a node id to click as \"node\".",
+    "A compact list of the target's interactive and text elements: each has a box and a centre in image pixels of its latest frame (frameRef). A node id is a handle to its element: click, type_text, scroll, hover and drag take it as \"node\" and act on the element where it is now, across captures and scrolls.",
   input: {
     target: z.string().min(1).max(512).describe('Target id from list_targets.'),
     maxNodes: z.int().min(1).max(2000).default(200).describe('At most this many nodes (default 200).'),
@@ -56,13 +57,14 @@ const getUiTree = defineTool({
   output: uiTreeOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle(ctx, args, res) {
-    const tree = await ctx.frames.uiTree({ target: args.target, maxNodes: args.maxNodes, query: args.query, signal: ctx.signal });
+    const tree = await ctx.frames.uiTree({ target: args.target, maxNodes: args.maxNodes, query: args.query, signal: ctx.signal, session: ctx.session });
     const truncated = tree.nodes.length >= args.maxNodes;
     const lines = tree.nodes.map((n) => {
       const b = n.bounds;
-      return `${n.id} ${n.role} ${JSON.stringify(n.name)}${n.value ? ` =${JSON.stringify(n.value)}` : ''} @${b.x},${b.y} ${b.width}×${b.height}${n.inViewport === false ? ' (offscreen)' : ''}${n.enabled === false ? ' (disabled)' : ''}`;
+      const c = n.center ? ` centre ${n.center.x},${n.center.y}` : '';
+      return `${n.id} ${n.role} ${JSON.stringify(n.name)}${n.value ? ` =${JSON.stringify(n.value)}` : ''} box ${b.x},${b.y} ${b.width}×${b.height}${c}${n.inViewport === false ? ' (off screen: click by node scrolls it into view)' : ''}${n.enabled === false ? ' (disabled)' : ''}`;
     });
-    res.text(`UI tree of ${args.target}, boxes in image px of frame ${tree.frameRef}:\n${lines.join('\n')}${truncated ? '\n(truncated: raise maxNodes or use query)' : ''}`);
+    res.text(`UI tree of ${args.target}, boxes and centres in image px of frame ${tree.frameRef}:\n${lines.join('\n')}${truncated ? '\n(truncated: raise maxNodes or use query)' : ''}`);
     res.structured({ frameRef: tree.frameRef, nodes: tree.nodes, ...(truncated ? { truncated } : {}) });
   },
 });

@@ -198,7 +198,7 @@ function startServer(adbPath: string, port: number, env: NodeJS.ProcessEnv): Pro
 }
 
 function cancelled(label: string): SightlineError {
-  return new SightlineError('CANCELLED', `${label} was cancelled.`);
+  return new SightlineError('CANCELLED', `${label} was cancelled.`, 'Call again if you still need it.');
 }
 
 function serverError(e: unknown, a: ServerAddress): SightlineError {

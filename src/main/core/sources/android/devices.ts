@@ -175,7 +175,7 @@ export class AndroidDevices {
       this.#locks.set(serial, lock);
     }
     return lock.runExclusive(async () => {
-      if (signal.aborted) throw new SightlineError('CANCELLED', 'Cancelled while waiting for the device.');
+      if (signal.aborted) throw new SightlineError('CANCELLED', 'Cancelled while waiting for the device.', 'Call again if you still need it.');
       await this.requireReady(serial);
       return fn();
     });

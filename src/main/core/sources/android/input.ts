@@ -64,7 +64,7 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
           return { command: cmd };
         }
         default:
-          throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported on Android.`);
+          throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported on Android.`, 'Use click, type_text, press_key, scroll, swipe or drag.');
       }
     });
   }
@@ -99,7 +99,7 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
       try {
         out = await this.#d.shell(serial, `${line}; echo "__sl_rc=$?"`, signal, label);
       } catch (e) {
-        throw await this.#d.explain(serial, e, (msg) => new SightlineError('INTERNAL', `${label} on android:${serial} failed: ${msg}.`));
+        throw await this.#d.explain(serial, e, (msg) => new SightlineError('INTERNAL', `${label} on android:${serial} failed: ${msg}.`, 'Check that the device is unlocked, then try again.'));
       }
       const m = /__sl_rc=(\d+)\s*$/.exec(out);
       const said = out.replace(/__sl_rc=\d+\s*$/, '').trim();

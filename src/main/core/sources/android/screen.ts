@@ -78,7 +78,7 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
       };
     } catch (e) {
       // Listed as it is (e.g. dropped while being read), never failing the whole list.
-      const err = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error).message);
+      const err = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error).message, OFFLINE_HINT);
       return { id, source: 'android', kind, title: `${serial} (${err.code === 'DEVICE_OFFLINE' ? 'offline' : 'unreadable'})`, state: err.code === 'DEVICE_OFFLINE' ? 'offline' : state, details: { serial, error: err.message }, hint: err.hint ?? OFFLINE_HINT };
     }
   }

@@ -22,7 +22,7 @@ export class AndroidTree implements TreePort<AndroidFrameState> {
       try {
         out = await this.#d.shell(serial, `uiautomator dump ${file} && cat ${file}; rm -f ${file}`, options.signal, 'uiautomator dump', TIMEOUT.uiautomator);
       } catch (e) {
-        throw await this.#d.explain(serial, e, (msg) => new SightlineError('INTERNAL', `uiautomator dump on android:${serial} failed: ${msg}.`));
+        throw await this.#d.explain(serial, e, (msg) => new SightlineError('INTERNAL', `uiautomator dump on android:${serial} failed: ${msg}.`, 'Retry when the screen is idle (animations and video block uiautomator).'));
       }
       const state = frame.state;
       let dump: ReturnType<typeof parseUiDump>;

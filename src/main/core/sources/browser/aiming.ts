@@ -40,7 +40,7 @@ export const NODE_HINT = 'Call get_ui_tree again and use an id from it.';
 export function aimOf(a: { node?: string; point?: Point }): AimAt | undefined {
   if (typeof a.node === 'string' && a.node.length > 0) return { node: a.node };
   if (a.point) {
-    if (!Number.isFinite(a.point.x) || !Number.isFinite(a.point.y)) throw new SightlineError('INVALID_ARGUMENT', 'The point must have finite x and y.');
+    if (!Number.isFinite(a.point.x) || !Number.isFinite(a.point.y)) throw new SightlineError('INVALID_ARGUMENT', 'The point must have finite x and y.', 'Give x, y in image pixels of the frame.');
     return { point: a.point };
   }
   return undefined;

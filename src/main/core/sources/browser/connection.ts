@@ -377,5 +377,5 @@ export function cancelled(signal: AbortSignal): SightlineError {
   const reason: unknown = signal.reason;
   if (reason instanceof SightlineError) return reason;
   if (reason instanceof Error && reason.name === 'TimeoutError') return new SightlineError('TIMEOUT', 'The browser did not answer in time.', 'Call again; if the page is busy, wait for it first.');
-  return new SightlineError('CANCELLED', 'The call was cancelled.');
+  return new SightlineError('CANCELLED', 'The call was cancelled.', 'Call again if you still need it.');
 }

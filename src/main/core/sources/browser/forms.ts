@@ -63,7 +63,7 @@ function controlAim(aim: AimAt, points: { x: number; y: number }[]): ControlAim 
 function strings(v: unknown, name: string): string[] | undefined {
   if (v === undefined) return undefined;
   const list = Array.isArray(v) ? v : [v];
-  if (list.length === 0 || !list.every((x): x is string => typeof x === 'string')) throw new SightlineError('INVALID_ARGUMENT', `"${name}" must be a string or a non-empty list of strings.`);
+  if (list.length === 0 || !list.every((x): x is string => typeof x === 'string')) throw new SightlineError('INVALID_ARGUMENT', `"${name}" must be a string or a non-empty list of strings.`, `Give e.g. ${name}: "Blue" or ${name}: ["S", "L"].`);
   return list;
 }
 
@@ -105,7 +105,7 @@ async function selectOption(ctx: ObserveContext, a: Custom): Promise<ActionDetai
 
 async function setChecked(ctx: ObserveContext, a: Custom): Promise<ActionDetails> {
   const want = a.params.checked;
-  if (typeof want !== 'boolean') throw new SightlineError('INVALID_ARGUMENT', '"checked" must be true or false.');
+  if (typeof want !== 'boolean') throw new SightlineError('INVALID_ARGUMENT', '"checked" must be true or false.', 'Give checked: true to check it, false to uncheck it.');
   const { tabs, tab } = ctx;
   const aim = formAim(a);
   const pre = await aimAt(tabs, tab, { frame: ctx.frame, from: aim, hit: true, observe: ctx.after !== 'none' });
@@ -138,7 +138,7 @@ async function setChecked(ctx: ObserveContext, a: Custom): Promise<ActionDetails
 
 async function uploadFile(ctx: ObserveContext, a: Custom, deps: FormDeps): Promise<ActionDetails> {
   const paths = strings(a.params.paths ?? a.params.path, 'paths');
-  if (!paths) throw new SightlineError('INVALID_ARGUMENT', 'upload_file needs "paths" (absolute paths of files).');
+  if (!paths) throw new SightlineError('INVALID_ARGUMENT', 'upload_file needs "paths" (absolute paths of files).', 'Give paths: ["/absolute/path/file.pdf"] inside a folder of files.uploadRoots.');
   // Every file must lie inside files.uploadRoots, after symlinks: checked before the page is touched.
   const real = await Promise.all(paths.map((p) => allowedFile(p, deps.uploadRoots(), 'upload')));
   const { tabs, tab } = ctx;

@@ -57,7 +57,7 @@ export class BrowserInput implements InputPort<BrowserFrameState> {
     if (action.kind === 'type_text') checkText(action.text, action.clear === true);
     const combo = action.kind === 'press_key' ? parseKeyCombo(action.key) : undefined;
     if (action.kind === 'click') checkClick(action.clicks, action.button, action.modifiers);
-    if (action.kind === 'scroll' && (!Number.isFinite(action.deltaX) || !Number.isFinite(action.deltaY))) throw new SightlineError('INVALID_ARGUMENT', 'deltaX and deltaY must be numbers.');
+    if (action.kind === 'scroll' && (!Number.isFinite(action.deltaX) || !Number.isFinite(action.deltaY))) throw new SightlineError('INVALID_ARGUMENT', 'deltaX and deltaY must be numbers.', 'Give deltas in image pixels of the frame, e.g. deltaY: 300.');
 
     const sessions = this.#fleet.forTarget(action.target);
     return sessions.withTab(action.target, signal, 'action', async (tab) => {

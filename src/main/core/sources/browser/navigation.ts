@@ -36,7 +36,7 @@ export async function performNavigation(fleet: BrowserFleet, a: Custom, signal: 
 
 /** A URL to open: a bare host gets https://; script URLs are refused. */
 export function normaliseUrl(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new SightlineError('INVALID_ARGUMENT', '"url" must be a non-empty string.');
+  if (typeof raw !== 'string' || raw.trim() === '') throw new SightlineError('INVALID_ARGUMENT', '"url" must be a non-empty string.', 'Give a URL such as https://example.com/path.');
   let s = raw.trim();
   if (!/^[a-z][a-z0-9+.-]*:/i.test(s)) s = `https://${s}`;
   let u: URL;
@@ -52,19 +52,19 @@ export function normaliseUrl(raw: unknown): string {
 function waitUntilOf(v: unknown): WaitUntil {
   if (v === undefined) return 'load';
   if (typeof v === 'string' && (WAIT_UNTIL as readonly string[]).includes(v)) return v as WaitUntil;
-  throw new SightlineError('INVALID_ARGUMENT', `waitUntil must be one of ${WAIT_UNTIL.join(', ')}.`);
+  throw new SightlineError('INVALID_ARGUMENT', `waitUntil must be one of ${WAIT_UNTIL.join(', ')}.`, 'Leave it out to wait for the load event.');
 }
 
 function timeoutOf(v: unknown): number {
   if (v === undefined) return DEFAULT_TIMEOUT_MS;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 120_000) throw new SightlineError('INVALID_ARGUMENT', 'timeoutMs must be between 0 and 120000.');
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 120_000) throw new SightlineError('INVALID_ARGUMENT', 'timeoutMs must be between 0 and 120000.', 'Leave it out for 15000 ms.');
   return v;
 }
 
 async function navigate(tab: Tab, params: Record<string, unknown>, signal: AbortSignal): Promise<ActionDetails> {
   const action = params.action;
-  if (params.url !== undefined && action !== undefined) throw new SightlineError('INVALID_ARGUMENT', 'Give "url" or "action", not both.');
-  if (params.url === undefined && action === undefined) throw new SightlineError('INVALID_ARGUMENT', 'navigate needs "url", or "action" back, forward or reload.');
+  if (params.url !== undefined && action !== undefined) throw new SightlineError('INVALID_ARGUMENT', 'Give "url" or "action", not both.', 'url opens a page; action moves in the history or reloads.');
+  if (params.url === undefined && action === undefined) throw new SightlineError('INVALID_ARGUMENT', 'navigate needs "url", or "action" back, forward or reload.', 'Give url: "https://…" or action: "back".');
   const waitUntil = waitUntilOf(params.waitUntil);
   const timeoutMs = timeoutOf(params.timeoutMs);
   const w = tab.watch;
@@ -144,9 +144,9 @@ async function tabsAction(fleet: BrowserFleet, a: Custom, signal: AbortSignal): 
 
 async function handleDialog(tab: Tab, params: Record<string, unknown>): Promise<ActionDetails> {
   const accept = params.accept;
-  if (typeof accept !== 'boolean') throw new SightlineError('INVALID_ARGUMENT', '"accept" must be true or false.');
+  if (typeof accept !== 'boolean') throw new SightlineError('INVALID_ARGUMENT', '"accept" must be true or false.', 'accept: true presses OK (Leave); false presses Cancel (Stay).');
   const promptText = params.promptText;
-  if (promptText !== undefined && typeof promptText !== 'string') throw new SightlineError('INVALID_ARGUMENT', '"promptText" must be a string.');
+  if (promptText !== undefined && typeof promptText !== 'string') throw new SightlineError('INVALID_ARGUMENT', '"promptText" must be a string.', 'Give the answer to the prompt as text.');
   const open = dialogOf(tab.watch);
   try {
     await tab.session.send('Page.handleJavaScriptDialog', { accept, ...(promptText !== undefined ? { promptText } : {}) });

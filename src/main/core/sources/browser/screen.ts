@@ -76,7 +76,7 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
       const warnings: string[] = [];
       if (o.scrollOffset && (o.scrollOffset.x || o.scrollOffset.y)) {
         const { x, y } = o.scrollOffset;
-        if (!Number.isFinite(x) || !Number.isFinite(y)) throw new SightlineError('INVALID_ARGUMENT', 'scrollOffset x and y must be numbers (CSS px).');
+        if (!Number.isFinite(x) || !Number.isFinite(y)) throw new SightlineError('INVALID_ARGUMENT', 'scrollOffset x and y must be numbers (CSS px).', 'Give e.g. scrollOffset: { x: 0, y: 600 }.');
         await tabs.call(tab, SCROLL_FN, ['by', x, y]);
       }
       let { m, loaderId } = await tabs.metrics(tab);

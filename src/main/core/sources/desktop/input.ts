@@ -117,7 +117,7 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
         return;
       }
       default:
-        throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported by the desktop source.`);
+        throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported by the desktop source.`, 'Use click, type_text, press_key, scroll, hover, drag or focus_window.');
     }
   }
 

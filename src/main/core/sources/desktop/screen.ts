@@ -84,7 +84,7 @@ export class DesktopScreen implements ScreenPort<DesktopFrameState> {
       }
       throw new SightlineError('SCREENSHOT_FAILED', `Capturing ${target} failed: ${(e as Error).message}.`, 'Capture again; if it persists, check sightline://health.');
     }
-    if (options.signal.aborted) throw new SightlineError('CANCELLED', 'Capture cancelled.');
+    if (options.signal.aborted) throw new SightlineError('CANCELLED', 'Capture cancelled.', 'Call again if you still need it.');
     const monitor = regionMonitor ?? (t.kind === 'window' ? get(() => (subject as ShotWindow).currentMonitor()) : (subject as ShotMonitor));
     const scaleFactor = (monitor && get(() => monitor.scaleFactor())) || 1;
     const state: DesktopFrameState = { kind: t.kind, id: t.id, ...bounds };

@@ -194,7 +194,7 @@ export async function readArchiveFile(
   let last: Attempt | undefined;
   for (let i = 0; i < Math.max(1, retry.attempts); i++) {
     if (i > 0) await sleep(retry.baseDelayMs * 2 ** (i - 1));
-    if (options.signal?.aborted) throw new SightlineError('CANCELLED', 'The read was cancelled.');
+    if (options.signal?.aborted) throw new SightlineError('CANCELLED', 'The read was cancelled.', 'Call again if you still need it.');
     last = await attemptRead(real, io);
     if (last.ok) return { data: last.data, format: last.kind };
     if (!last.retry) break;

@@ -1,0 +1,43 @@
+/** `sightline serve`: the core with the dashboard and Streamable HTTP MCP on 127.0.0.1, headless. */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { removeDiscoveryFile, writeDiscoveryFile } from '../main/core/bridge/discovery.ts';
+import { createCore, type Core } from '../main/core/core.ts';
+import { startServer } from '../main/core/http/server.ts';
+import { VERSION } from '../main/core/version.ts';
+
+/** The built dashboard beside this bundle (out/main/cli.js → out/renderer). */
+function dashboardDir(): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, '..', 'renderer'), join(here, '..', '..', 'renderer'), resolve(here, '../../../out/renderer')]) {
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+  }
+  return undefined;
+}
+
+export async function runServe(dataDir: string, port: number, log: (line: string) => void): Promise<void> {
+  const core = await createCore({ dataDir, log });
+  const stopMaintenance = core.startMaintenance(log);
+  indexArchives(core, log);
+  const server = await startServer(core, { port, staticDir: dashboardDir(), log });
+  writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
+  process.stdout.write(`Sightline ${VERSION} (headless)\nDashboard: ${server.dashboardUrl}\nMCP: ${server.mcpUrl}\nData: ${dataDir}\n`);
+  const stop = async (): Promise<void> => {
+    stopMaintenance();
+    removeDiscoveryFile(dataDir);
+    await server.close();
+    await core.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+/** Index the archives now, so the dashboard shows them (and their progress) without waiting for an agent. */
+function indexArchives(core: Core, log: (line: string) => void): void {
+  for (const name of core.sources.names('archive')) {
+    if (!core.sources.isEnabled(name)) continue;
+    void core.history.refreshArchive(name, new AbortController().signal).catch((e: unknown) => log(`[sightline] ${name} index: ${(e as Error).message}`));
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * What an action did, as the agent reads it: the source's own report (what was hit, what
+ * received the text, a navigation, a dialog, a new title, the keyboard), the changed region in
+ * image pixels of a frame the agent knows, and with `after: "image"` a small picture of it.
+ * A source that cannot say cheaply what changed leaves it to a capture and a diff here.
+ */
+import type { Rect } from '../../../shared/frame.ts';
+import type { FrameRecord } from '../catalog/types.ts';
+import type { FrameService } from '../frames/frameService.ts';
+import { changedRegion } from '../image/diff.ts';
+import { rectSourceToImage } from '../image/mapping.ts';
+import type { ActionResult, Session } from '../ports.ts';
+import type { ActionOutcome, AfterMode } from '../sources/source.ts';
+
+export interface AfterImage {
+  ref: string;
+  data: Buffer;
+  format: 'jpeg' | 'png' | 'webp';
+  width: number;
+  height: number;
+}
+
+export interface OutcomeInput {
+  outcome: ActionOutcome | undefined;
+  after: AfterMode;
+  target: string;
+  /** The frame the action was read in, when it still describes the target. */
+  fresh: FrameRecord | undefined;
+  frames: FrameService;
+  session: Session | undefined;
+  signal: AbortSignal;
+}
+
+export async function reportOutcome(o: OutcomeInput): Promise<{ fields: Partial<ActionResult>; image?: AfterImage }> {
+  const out = o.outcome ?? {};
+  const fields: Partial<ActionResult> = {};
+  if (out.hit) fields.hit = out.hit;
+  if (out.received) fields.received = out.received;
+  if (out.navigated) fields.navigated = out.navigated;
+  if (out.dialog) fields.dialog = out.dialog;
+  if (out.title) fields.title = out.title;
+  if (out.keyboardShown !== undefined) fields.keyboardShown = out.keyboardShown;
+  if (out.remapped) fields.remapped = out.remapped;
+  if (o.after === 'none') return { fields };
+
+  // The source's own changed box, in image pixels of the frame the agent acted in.
+  if (out.changed && o.fresh && !out.navigated) {
+    fields.changed = roundRect(rectSourceToImage(o.fresh, out.changed));
+    fields.changedRef = o.fresh.ref;
+  }
+  const needCapture = o.after === 'image' || (!fields.changed && out.changedUnknown === true && !out.dialog);
+  if (!needCapture) return { fields };
+
+  // A frame after the action: it becomes the session's latest capture, and the diff against the
+  // frame acted in says where the screen changed.
+  const next = await o.frames.capture({ target: o.target, session: o.session, signal: o.signal });
+  fields.afterRef = next.frame.ref;
+  if (!fields.changed && o.fresh && o.fresh.image.width === next.frame.image.width && o.fresh.image.height === next.frame.image.height) {
+    const before = await o.frames.read(o.fresh.ref, 'image');
+    const region = await changedRegion(before.data, next.image.data, next.frame.image);
+    if (region) {
+      fields.changed = region;
+      fields.changedRef = next.frame.ref;
+    }
+  }
+  if (o.after !== 'image') return { fields };
+  const region = fields.changed && fields.changedRef === next.frame.ref ? fields.changed : undefined;
+  if (!region) {
+    return { fields, image: { ref: next.frame.ref, data: next.image.data, format: next.image.format, width: next.frame.image.width, height: next.frame.image.height } };
+  }
+  const crop = await o.frames.crop({ ref: next.frame.ref, x: region.x, y: region.y, width: Math.max(region.width, 8), height: Math.max(region.height, 8), coordinateUnits: 'pixels', maxDimension: 600 });
+  return { fields, image: { ref: crop.frame.ref, data: crop.image.data, format: crop.image.format, width: crop.frame.image.width, height: crop.frame.image.height } };
+}
+
+function roundRect(r: Rect): Rect {
+  const x = Math.floor(r.x);
+  const y = Math.floor(r.y);
+  return { x, y, width: Math.ceil(r.x + r.width) - x, height: Math.ceil(r.y + r.height) - y };
+}
