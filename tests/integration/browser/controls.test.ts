@@ -40,14 +40,16 @@ beforeEach(async () => {
   await reload(c, 'controls.html');
 });
 
-type Structured = Record<string, unknown> & { received?: { value?: string; valueMatches?: boolean; name?: string } };
+type Structured = Record<string, unknown> & { received?: { value?: string; valueMatches?: boolean; name?: string }; details?: Record<string, unknown> };
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ r: CallToolResult; s: Structured; text: string }> {
+async function call(name: string, args: Record<string, unknown>): Promise<{ r: CallToolResult; s: Structured; d: Record<string, unknown>; text: string }> {
   const r = await h.call(name, args);
-  return { r, s: (r.structuredContent ?? {}) as Structured, text: textOf(r) };
+  const s = (r.structuredContent ?? {}) as Structured;
+  const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  return { r, s, d: s.details ?? {}, text: text || textOf(r) };
 }
 
-async function ok(name: string, args: Record<string, unknown>): Promise<{ s: Structured; text: string }> {
+async function ok(name: string, args: Record<string, unknown>): Promise<{ s: Structured; d: Record<string, unknown>; text: string }> {
   const res = await call(name, args);
   expect(res.r.isError, res.text).toBeFalsy();
   return res;
@@ -73,20 +75,23 @@ describe('forms through MCP', () => {
   it('select_option by label or value, by node or by x, y; a missing option lists the ones there are', async () => {
     const colour = await node('Colour', 'combobox');
     const blue = await ok('select_option', { target: c.target, node: colour, label: 'Blue' });
-    expect(blue.s.selected).toEqual([{ value: 'b', label: 'Blue' }]);
+    expect(blue.d.selected).toEqual([{ value: 'b', label: 'Blue' }]);
     expect(blue.s.received).toMatchObject({ name: 'Colour', value: 'Blue', valueMatches: true });
-    expect(blue.text).toMatch(/selected "Blue"/);
+    expect(blue.text).toMatch(/Selected: "Blue"/);
     expect(await state('document.getElementById("colour").value')).toBe('b');
     expect(await state('window.state.changes')).toEqual(['colour']);
 
     await ok('select_option', { target: c.target, node: colour, value: 'g' });
     expect(await state('document.getElementById("colour").value')).toBe('g');
+    // Aimed by its visible label.
+    await ok('select_option', { target: c.target, text: 'Colour', label: 'Red' });
+    expect(await state('document.getElementById("colour").value')).toBe('r');
 
     // x, y in image pixels of the latest capture, on the multiple select.
     const { frame } = await h.core.frames.capture({ target: c.target });
     const sizes = centre(await box(c, '#sizes'));
     const multi = await ok('select_option', { ref: frame.ref, x: Math.round(sizes.x / frame.scale), y: Math.round(sizes.y / frame.scale), label: ['S', 'L'] });
-    expect(multi.s.selected).toEqual([
+    expect(multi.d.selected).toEqual([
       { value: 'S', label: 'S' },
       { value: 'L', label: 'L' },
     ]);
@@ -100,16 +105,17 @@ describe('forms through MCP', () => {
   it('set_checked: a checkbox, one drawn hidden behind its label, a switch and radios; read back each time', async () => {
     const agree = await node('I agree', 'checkbox');
     const on = await ok('set_checked', { target: c.target, node: agree, checked: true });
-    expect(on.s).toMatchObject({ checked: true, received: { value: 'true', valueMatches: true } });
+    expect(on.d.checked).toBe(true);
+    expect(on.s.received).toMatchObject({ value: 'true', valueMatches: true });
     expect(await ok('set_checked', { target: c.target, node: agree, checked: true }).then((r) => r.text)).toMatch(/already checked/);
     expect(await state('window.state.changes')).toEqual(['agree']);
 
     // The real input is 1 px and transparent: its label is clicked, as a user would.
     const news = await ok('set_checked', { target: c.target, node: await node('Newsletter'), checked: true });
-    expect(news.s.checked).toBe(true);
+    expect(news.d.checked).toBe(true);
     expect(await state('document.getElementById("news").checked')).toBe(true);
 
-    expect((await ok('set_checked', { target: c.target, node: await node('Dark mode', 'switch'), checked: true })).s.checked).toBe(true);
+    expect((await ok('set_checked', { target: c.target, text: 'Dark mode', checked: true })).d.checked).toBe(true);
     expect(await state('document.getElementById("dark").getAttribute("aria-checked")')).toBe('true');
 
     const pro = await node('Pro', 'radio');
@@ -121,13 +127,13 @@ describe('forms through MCP', () => {
   it('upload_file: only from files.uploadRoots, one file or several as the input allows', async () => {
     const attachment = await node('Attachment', 'button');
     const one = await ok('upload_file', { target: c.target, node: attachment, paths: [join(files, 'report.txt')] });
-    expect(one.s.files).toEqual(['report.txt']);
+    expect(one.d.files).toEqual(['report.txt']);
     expect(one.s.received).toMatchObject({ valueMatches: true });
     expect(await state('document.getElementById("file").files[0].name')).toBe('report.txt');
     expect(await state('window.state.changes')).toEqual(['file']);
 
     const photos = await ok('upload_file', { target: c.target, node: await node('Photos', 'button'), paths: [join(files, 'photo-1.png'), join(files, 'photo-2.png')] });
-    expect(photos.s.files).toEqual(['photo-1.png', 'photo-2.png']);
+    expect(photos.d.files).toEqual(['photo-1.png', 'photo-2.png']);
 
     expect(await refused('upload_file', { target: c.target, node: attachment, paths: [join(outside, 'secret.txt')] })).toMatch(/^PATH_REFUSED: .*not inside a folder allowed for uploads/);
     expect(await refused('upload_file', { target: c.target, node: attachment, paths: [join(files, 'links', 'escape.txt')] })).toMatch(/^PATH_REFUSED/);
@@ -153,27 +159,31 @@ describe('dialogs, navigation and tabs through MCP', () => {
     expect(listed.text).toMatch(/\[dialog: A confirm dialog stops this page: call handle_dialog\.\]/);
 
     const answered = await ok('handle_dialog', { target: c.target, accept: true });
-    expect(answered.s).toMatchObject({ accepted: true, handled: { type: 'confirm', message: 'Delete everything?' } });
+    expect(answered.d).toMatchObject({ accepted: true, handled: { type: 'confirm', message: 'Delete everything?' } });
     expect(answered.text).toMatch(/accepted the confirm "Delete everything\?"/);
+    // What the page did next: the heading says so.
+    expect(answered.s.changed).toBeDefined();
     expect(await state('window.state.confirmed')).toBe(true);
     expect(await refused('handle_dialog', { target: c.target, accept: true })).toMatch(/^INVALID_ARGUMENT: No dialog is open/);
   });
 
   it('navigate to a URL, back, forward and reload, waiting for the load; tabs new, select and close', async () => {
     const to = await ok('navigate', { target: c.target, url: c.srv.url('other.html') });
-    expect(to.s).toMatchObject({ url: c.srv.url('other.html'), status: 200, navigated: { url: c.srv.url('other.html') } });
+    expect(to.d).toMatchObject({ url: c.srv.url('other.html'), status: 200 });
+    expect(to.s.navigated).toMatchObject({ url: c.srv.url('other.html') });
     const back = await ok('navigate', { target: c.target, action: 'back' });
-    expect(back.s.url).toBe(c.srv.url('controls.html'));
+    expect(back.d.url).toBe(c.srv.url('controls.html'));
     expect(await state('document.readyState')).toBe('complete');
-    expect((await ok('navigate', { target: c.target, action: 'forward' })).s.url).toBe(c.srv.url('other.html'));
-    expect((await ok('navigate', { target: c.target, action: 'reload', waitUntil: 'networkidle' })).s.url).toBe(c.srv.url('other.html'));
+    expect((await ok('navigate', { target: c.target, action: 'forward' })).d.url).toBe(c.srv.url('other.html'));
+    expect((await ok('navigate', { target: c.target, action: 'reload', waitUntil: 'networkidle' })).d.url).toBe(c.srv.url('other.html'));
     const missing = await ok('navigate', { target: c.target, url: c.srv.url('missing.html') });
-    expect(missing.s.status).toBe(404);
+    expect(missing.d.status).toBe(404);
     expect(missing.text).toMatch(/HTTP 404/);
     expect(await refused('navigate', { target: c.target, url: 'javascript:alert(1)' })).toMatch(/^INVALID_ARGUMENT/);
 
     const opened = await ok('tabs', { action: 'new', url: c.srv.url('page.html') });
-    const id = opened.s.target as string;
+    const id = opened.d.target as string;
+    expect(opened.text).toMatch(/Opened tab browser:[A-F0-9]+ at .*page\.html/);
     expect(id).toMatch(/^browser:[A-F0-9]+$/);
     expect(id).not.toBe(c.target);
     const list = (await ok('list_targets', { source: 'browser' })).s.targets as { id: string; title: string }[];

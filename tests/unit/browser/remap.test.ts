@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { cdpTargetId, remoteWs, splitTabId, tabTargetId, versionUrl } from '../../../src/main/core/sources/browser/detect.ts';
 import { regionClip, remapNote, toFrameRect, type BrowserFrameState } from '../../../src/main/core/sources/browser/frameState.ts';
 import { normaliseUrl } from '../../../src/main/core/sources/browser/navigation.ts';
-import { outcomeText } from '../../../src/main/core/sources/browser/tools.ts';
 
 const state = (over: Partial<BrowserFrameState> = {}): BrowserFrameState => ({
   loaderId: 'L',
@@ -111,7 +110,7 @@ describe('tab ids with endpoints', () => {
   });
 });
 
-describe('navigate and outcome text', () => {
+describe('navigate', () => {
   it('adds https:// to a bare host and refuses script URLs', () => {
     expect(normaliseUrl('example.com/a')).toBe('https://example.com/a');
     expect(normaliseUrl('http://127.0.0.1:8080/x')).toBe('http://127.0.0.1:8080/x');
@@ -120,10 +119,4 @@ describe('navigate and outcome text', () => {
     expect(() => normaliseUrl('  ')).toThrow();
   });
 
-  it('tells the facts the model needs next, in one line', () => {
-    expect(outcomeText({ hit: { role: 'button', name: 'Send' }, navigated: { url: 'http://x/done', title: 'Done' } })).toBe('hit button "Send"; navigated to http://x/done ("Done")');
-    expect(outcomeText({ received: { role: 'textbox', name: 'Code', value: 'ABC', valueMatches: false } })).toBe('textbox "Code" now "ABC" (NOT what was asked)');
-    expect(outcomeText({ dialog: { type: 'confirm', message: 'Sure?' }, title: { from: 'a', to: 'b' } })).toBe('title "a" → "b"; a confirm dialog is open ("Sure?"): answer it with handle_dialog');
-    expect(outcomeText({})).toBe('');
-  });
 });

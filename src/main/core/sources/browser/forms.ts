@@ -47,9 +47,9 @@ export async function performForm(ctx: ObserveContext, a: Custom, deps: FormDeps
   }
 }
 
-/** The aim of a form action: `node` among its params (or the gate's), else the gate's point. */
+/** The aim of a form action: the gate's node (given, or found by text), else its point; `params.node` too. */
 function formAim(a: Custom): AimAt {
-  const node = typeof a.params.node === 'string' ? a.params.node : (a as { node?: string }).node;
+  const node = a.node ?? (typeof a.params.node === 'string' ? a.params.node : undefined);
   const aim = aimOf({ node, point: a.point });
   if (!aim) throw new SightlineError('INVALID_ARGUMENT', `${a.kind.slice('browser:'.length)} needs a node or x, y.`, 'Give the control as node (from get_ui_tree) or x, y in image pixels of the frame.');
   return aim;

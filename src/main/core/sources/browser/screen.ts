@@ -135,7 +135,10 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
   async checkFrame(frame: StoredFrame<BrowserFrameState>, signal: AbortSignal): Promise<FrameCheck> {
     const st = frame.state;
     const tabs = this.#fleet.forTarget(frame.target);
-    return tabs.withTab(frame.target, signal, 'action', async (tab) => {
+    return tabs.withTab(frame.target, signal, 'dialog', async (tab) => {
+      // A dialog stops the page, so nothing can be read: answering it (handle_dialog) goes on, and
+      // any other action is refused by the dialog when it reaches the page.
+      if (tab.watch.dialog) return {};
       const { m, loaderId } = await tabs.metrics(tab);
       const why = staleReason(st, { loaderId, url: m.url, viewport: { width: m.w, height: m.h } });
       if (why) throw new SightlineError('FRAME_STALE', `Frame ${frame.ref} is stale: ${why}.`, `Capture ${frame.target} again and use the new frame's coordinates.`, { ref: frame.ref });
