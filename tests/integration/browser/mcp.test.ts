@@ -120,7 +120,7 @@ describe('issue 11 through MCP', () => {
     await ok('capture', { target: c.target });
     const alert = await ok('click', { target: c.target, text: 'Alert' });
     expect(alert.s.dialog).toEqual({ type: 'alert', message: 'Saved!' });
-    expect(alert.text).toMatch(/alert dialog is open ("Saved!"): answer it with handle_dialog/);
+    expect(alert.text).toMatch(/alert dialog is open \("Saved!"\): answer it with handle_dialog/);
     await ok('handle_dialog', { target: c.target, accept: true });
     const nav = await ok('click', { target: c.target, text: 'Go elsewhere' });
     expect(nav.s.navigated).toMatchObject({ url: c.srv.url('other.html') });
