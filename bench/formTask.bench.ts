@@ -49,6 +49,7 @@ function counted(call: Call, t: Tally): Call {
     }
     if (r.structuredContent) t.structuredChars += JSON.stringify(r.structuredContent).length;
     const text = r.content.find((c) => c.type === 'text');
+    if (process.env.FORM_TASK_DUMP) process.stderr.write(`--- ${name} (${r.content.map((c) => (c.type === 'text' ? c.text.length : 0)).reduce((a, b) => a + b, 0)} chars)\n${r.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n')}\n`);
     t.log.push(`${name}: ${text && text.type === 'text' ? text.text.split('\n')[0]!.slice(0, 160) : ''}`);
     if (r.isError) throw new Error(`${name} failed: ${text && text.type === 'text' ? text.text : JSON.stringify(r)}`);
     return r;
@@ -75,7 +76,7 @@ async function sightline(chrome: RunningChromium, url: string, t: Tally): Promis
   try {
     const call = counted(h.call, t);
     const opened = await call('tabs', { action: 'new', url });
-    const target = (opened.structuredContent as { target: string }).target;
+    const target = (opened.structuredContent as { details: { target: string } }).details.target;
     const tree = await call('get_ui_tree', { target });
     const nodes = (tree.structuredContent as { nodes: { id: string; role: string; name: string }[] }).nodes;
     const field = nodes.find((n) => n.role === 'textbox' && n.name === 'Name');

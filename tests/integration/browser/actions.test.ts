@@ -150,8 +150,10 @@ describe('type_text says where the text went', () => {
     const d = await act(c, { kind: 'type_text', target: c.target, node: name, text: 'Ada Lovelace' });
     expect(d.outcome?.received).toEqual({ role: 'textbox', name: 'Your name', node: name, value: 'Ada Lovelace', valueMatches: true });
 
-    // Aimed at its label, the click focuses the field: the result names the field, not the label.
-    const label = await nodeNamed(c, frame, 'Your name', 'label');
+    // The tree lists the field, not its label too; the page's text has the label. Aimed at it,
+    // the click focuses the field: the result names the field, not the label.
+    expect((await c.source.tree.uiTree(c.target, frame, { maxNodes: 50, query: 'Your name', signal })).map((n) => n.role)).toEqual(['textbox']);
+    const label = (await c.source.text.readText(c.target, signal)).find((i) => i.text === 'Your name')!.node!;
     const viaLabel = await act(c, { kind: 'type_text', target: c.target, node: label, text: '!' });
     expect(viaLabel.outcome?.received).toMatchObject({ role: 'textbox', node: name, value: 'Ada Lovelace!', valueMatches: true });
 

@@ -183,7 +183,8 @@ describe('dialogs, navigation and tabs through MCP', () => {
 
     const opened = await ok('tabs', { action: 'new', url: c.srv.url('page.html') });
     const id = opened.d.target as string;
-    expect(opened.text).toMatch(/Opened tab browser:[A-F0-9]+ at .*page\.html/);
+    expect(opened.text).toMatch(/New tab browser:[A-F0-9]+: "Sightline browser test page"\./);
+    expect(opened.s.navigated).toBeUndefined();
     expect(id).toMatch(/^browser:[A-F0-9]+$/);
     expect(id).not.toBe(c.target);
     const list = (await ok('list_targets', { source: 'browser' })).s.targets as { id: string; title: string }[];

@@ -100,7 +100,7 @@ async function selectOption(ctx: ObserveContext, a: Custom): Promise<ActionDetai
   const want = new Set(wanted.map((w) => w.trim().toLowerCase()));
   const matches = selected.length === wanted.length && selected.every((o) => want.has((values ? o.value : o.label).trim().toLowerCase()));
   outcome.received = { ...(r?.el ?? {}), value: selected.map((o) => o.label).join(', '), valueMatches: matches };
-  return { selected, changed: r?.changed ?? false, point: pre.points[0], outcome, ...(pre.remapped ? { note: pre.remapped } : {}) };
+  return { selected, changed: r?.changed ?? false, point: pre.points[0], outcome };
 }
 
 async function setChecked(ctx: ObserveContext, a: Custom): Promise<ActionDetails> {
@@ -132,7 +132,7 @@ async function setChecked(ctx: ObserveContext, a: Custom): Promise<ActionDetails
   });
   const now = outcome.dialog ? undefined : await tabs.call<boolean | 'mixed' | null>(tab, CHECK_STATE_FN, [c.node]);
   outcome.received = { ...c, ...(now !== undefined && now !== null ? { value: String(now), valueMatches: now === want } : {}) };
-  const notes = [pre.remapped, now !== undefined && now !== want ? `${named(c)} is still ${String(now)}: the page did not let it change` : undefined].filter(Boolean);
+  const notes = [now !== undefined && now !== want ? `${named(c)} is still ${String(now)}: the page did not let it change` : undefined].filter(Boolean);
   return { checked: now ?? undefined, how, point: info.clickAt ?? pre.points[0], outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
 
@@ -162,6 +162,6 @@ async function uploadFile(ctx: ObserveContext, a: Custom, deps: FormDeps): Promi
   const names = outcome.dialog ? undefined : await tabs.call<string[] | null>(tab, FILE_NAMES_FN, [input.node]);
   const expected = real.map((p) => p.split(/[\\/]/).pop() ?? p);
   outcome.received = { ...input, ...(names ? { value: names.join(', '), valueMatches: names.length === expected.length && names.every((n, i) => n === expected[i]) } : {}) };
-  const notes = [pre.remapped, info.onlyOne ? `the aim is not a file input; used the page's only file input ${named(input)}` : undefined].filter(Boolean);
+  const notes = [info.onlyOne ? `the aim is not a file input; used the page's only file input ${named(input)}` : undefined].filter(Boolean);
   return { files: names ?? [], point: pre.points[0], outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }

@@ -117,10 +117,9 @@ function required(a: { kind: string; node?: string; point?: Point }): AimAt {
   return aim;
 }
 
+/** What a pointer action reports (the re-mapping is in the outcome, which the core tells once). */
 function details(outcome: ActionOutcome, point: Point, extra: Record<string, unknown> = {}): ActionDetails {
-  const out: ActionDetails = { ...extra, point, outcome };
-  if (outcome.remapped) out.note = outcome.remapped;
-  return out;
+  return { ...extra, point, outcome };
 }
 
 async function drag(ctx: ObserveContext, page: Page, a: Extract<Action, { kind: 'drag' }>, summary: boolean): Promise<ActionDetails> {
@@ -203,7 +202,7 @@ async function typeInto(ctx: ObserveContext, page: Page, a: Extract<Action, { ki
   if (before) outcome.received = { role: before.role, name: before.name, node: before.node, ...(before.value !== undefined ? { value: before.value } : {}), ...(before.valueMatches !== undefined ? { valueMatches: before.valueMatches } : {}) };
   else if (!outcome.received && !aim && pre.focus && summary) outcome.received = { role: pre.focus.role, name: pre.focus.name, node: pre.focus.node };
   const r = outcome.received;
-  const notes = [outcome.remapped, r?.valueMatches === false ? `the field now holds "${shorten(r.value ?? '', 80)}", not the typed text (a mask, a length limit or a script changed it)` : undefined];
+  const notes = [r?.valueMatches === false ? `the field now holds "${shorten(r.value ?? '', 80)}", not the typed text (a mask, a length limit or a script changed it)` : undefined];
   const out: ActionDetails = { characters: [...a.text].length, method, outcome, ...(pre.points[0] ? { point: pre.points[0] } : {}) };
   const note = notes.filter(Boolean).join('; ');
   if (note) out.note = note;

@@ -126,7 +126,9 @@ async function tabsAction(fleet: BrowserFleet, a: Custom, signal: AbortSignal): 
     tab.page = Promise.resolve(page);
     if (a.params.url === undefined) return { target: tab.targetId, url: page.url() };
     const nav = await sessions.withTab(tab.targetId, signal, 'action', (t) => navigate(t, { url: a.params.url, waitUntil: a.params.waitUntil, timeoutMs: a.params.timeoutMs }, signal));
-    return { ...nav, target: tab.targetId };
+    // A new tab's first page is the answer itself, not an outcome (no older frame of it can be stale).
+    const { navigated: _first, ...outcome } = nav.outcome ?? {};
+    return { ...nav, outcome, target: tab.targetId };
   }
   if (action === 'close' || action === 'select') {
     const sessions = fleet.forTarget(a.target);

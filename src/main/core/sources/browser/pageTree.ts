@@ -155,10 +155,16 @@ export const UI_TREE_FN = `function (maxNodes, query, mode) {
     for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], idx, nI, nT]);
   }
 
-  const picked = inViewList.slice(0, maxNodes);
+  let picked = inViewList.slice(0, maxNodes);
   for (const i of outList) {
     if (picked.length >= maxNodes) break;
     if (cands[i].el.checkVisibility(VIS)) picked.push(i);
+  }
+  if (!textMode) {
+    // A label whose control is listed says nothing the control's name does not (the control is
+    // the better handle); a label of a control drawn hidden (a styled checkbox) stays.
+    const els = new Set(picked.map((i) => cands[i].el));
+    picked = picked.filter((i) => { const c = cands[i]; return !(c.tag === 'label' && c.el.control && els.has(c.el.control)); });
   }
   picked.sort((a, b) => a - b);
   const outIndex = new Map(picked.map((c, i) => [c, i]));

@@ -85,7 +85,7 @@ const tabs = defineTool({
     const { target, ...params } = args;
     if (params.action !== 'new' && !target) throw new SightlineError('INVALID_ARGUMENT', `tabs ${params.action} needs "target".`, 'Give a tab id from list_targets.');
     await answer(ctx, { tool: 'browser:tabs', target: target ?? 'browser:', params }, res, (d) =>
-      params.action === 'new' ? `Opened tab ${str(d.target)}${str(d.url) ? ` at ${str(d.url)}` : ''}${str(d.title) ? ` ("${str(d.title)}")` : ''}: pass it as "target".` : undefined,
+      params.action === 'new' ? `New tab ${str(d.target)}${str(d.title) ? `: "${str(d.title)}"` : ''}${typeof d.status === 'number' && d.status >= 400 ? `, HTTP ${d.status}` : ''}.` : undefined,
     );
   },
 });
