@@ -46,8 +46,9 @@ describe('a scroll is a move, not a mystery', () => {
     expect(await clicked()).toEqual(['b5']);
     expect(d.outcome?.hit).toMatchObject({ role: 'button', name: 'Button 5' });
     expect(d.outcome?.remapped).toMatch(/scrolled by \(0, 500\) CSS px since frame f\w+; re-mapped through page coordinates/);
-    // Where it landed, in viewport CSS px now: the button's centre moved up by the scroll.
-    expect(d.point!.y).toBeCloseTo(at.y - 500, 0);
+    // Where it landed: the point seen, in the frame's coordinates; in the viewport now, 500 px higher.
+    expect(d.point!.y).toBeCloseTo(at.y, 0);
+    expect((d.viewportPoint as { y: number }).y).toBeCloseTo(at.y - 500, 0);
   });
 
   it('scrolls back to a re-mapped point that is off screen now, or hidden under the fixed header', async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cdpTargetId, remoteWs, splitTabId, tabTargetId, versionUrl } from '../../../src/main/core/sources/browser/detect.ts';
-import { regionClip, remapNote, toFrameRect, type BrowserFrameState } from '../../../src/main/core/sources/browser/frameState.ts';
+import { regionClip, remapNote, toFramePoint, toFrameRect, type BrowserFrameState } from '../../../src/main/core/sources/browser/frameState.ts';
 import { normaliseUrl } from '../../../src/main/core/sources/browser/navigation.ts';
 
 const state = (over: Partial<BrowserFrameState> = {}): BrowserFrameState => ({
@@ -59,6 +59,14 @@ describe('toFrameRect', () => {
         expect(r.y + r.height).toBeLessThanOrEqual(800);
       }),
     );
+  });
+});
+
+describe('toFramePoint', () => {
+  it('puts a viewport point of now into the frame\'s coordinates', () => {
+    expect(toFramePoint({ x: 10, y: 20 }, { x: 0, y: 500 }, { state: state({ scroll: { x: 0, y: 100 } }) })).toEqual({ x: 10, y: 420 });
+    expect(toFramePoint({ x: 10, y: 20 }, { x: 0, y: 500 }, { state: state({ fullPage: true }) })).toEqual({ x: 10, y: 520 });
+    expect(toFramePoint({ x: 10, y: 20 }, { x: 0, y: 500 }, undefined)).toEqual({ x: 10, y: 20 });
   });
 });
 

@@ -8,7 +8,7 @@ import { SightlineError } from '../../../../shared/errors.ts';
 import { allowedFile } from '../../util/allowedFile.ts';
 import type { ActionDetails, CustomAction } from '../source.ts';
 import { aimAt, aimOf, type AimAt } from './aiming.ts';
-import type { BrowserFrameState } from './frameState.ts';
+import { toFramePoint, type BrowserFrameState } from './frameState.ts';
 import { observe, type ObserveContext } from './outcome.ts';
 import {
   CHECK_CLICK_FN,
@@ -100,7 +100,7 @@ async function selectOption(ctx: ObserveContext, a: Custom): Promise<ActionDetai
   const want = new Set(wanted.map((w) => w.trim().toLowerCase()));
   const matches = selected.length === wanted.length && selected.every((o) => want.has((values ? o.value : o.label).trim().toLowerCase()));
   outcome.received = { ...(r?.el ?? {}), value: selected.map((o) => o.label).join(', '), valueMatches: matches };
-  return { selected, changed: r?.changed ?? false, point: pre.points[0], outcome };
+  return { selected, changed: r?.changed ?? false, point: toFramePoint(pre.points[0]!, pre.scroll, ctx.frame), outcome };
 }
 
 async function setChecked(ctx: ObserveContext, a: Custom): Promise<ActionDetails> {
@@ -133,7 +133,7 @@ async function setChecked(ctx: ObserveContext, a: Custom): Promise<ActionDetails
   const now = outcome.dialog ? undefined : await tabs.call<boolean | 'mixed' | null>(tab, CHECK_STATE_FN, [c.node]);
   outcome.received = { ...c, ...(now !== undefined && now !== null ? { value: String(now), valueMatches: now === want } : {}) };
   const notes = [now !== undefined && now !== want ? `${named(c)} is still ${String(now)}: the page did not let it change` : undefined].filter(Boolean);
-  return { checked: now ?? undefined, how, point: info.clickAt ?? pre.points[0], outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
+  return { checked: now ?? undefined, how, point: toFramePoint(info.clickAt ?? pre.points[0]!, pre.scroll, ctx.frame), outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
 
 async function uploadFile(ctx: ObserveContext, a: Custom, deps: FormDeps): Promise<ActionDetails> {
@@ -163,5 +163,5 @@ async function uploadFile(ctx: ObserveContext, a: Custom, deps: FormDeps): Promi
   const expected = real.map((p) => p.split(/[\\/]/).pop() ?? p);
   outcome.received = { ...input, ...(names ? { value: names.join(', '), valueMatches: names.length === expected.length && names.every((n, i) => n === expected[i]) } : {}) };
   const notes = [info.onlyOne ? `the aim is not a file input; used the page's only file input ${named(input)}` : undefined].filter(Boolean);
-  return { files: names ?? [], point: pre.points[0], outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
+  return { files: names ?? [], point: toFramePoint(pre.points[0]!, pre.scroll, ctx.frame), outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }

@@ -101,6 +101,17 @@ export function remapNote(o: {
 }
 
 /**
+ * A point of the viewport now (CSS px, at scroll `scrollNow`) in the coordinates of the action's
+ * frame, where its boxes and points are (a page that scrolled since puts it elsewhere, maybe
+ * outside the frame's image); the viewport point itself without a frame.
+ */
+export function toFramePoint(p: Point, scrollNow: Point, frame: { state: BrowserFrameState } | undefined): Point {
+  if (!frame) return p;
+  const st = frame.state;
+  return st.fullPage ? { x: p.x + scrollNow.x, y: p.y + scrollNow.y } : { x: p.x + scrollNow.x - st.scroll.x, y: p.y + scrollNow.y - st.scroll.y };
+}
+
+/**
  * A region measured in the viewport now (CSS px) in the coordinates of the action's frame:
  * document coordinates for a full-page frame, the frame's own viewport (its scroll) otherwise;
  * clipped to what the frame shows. Undefined when none of it is in the frame.

@@ -9,9 +9,9 @@ import type { Page } from 'puppeteer-core';
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { Point } from '../../../../shared/frame.ts';
 import type { ActionDetails, ActionOutcome, AfterMode, CustomAction, InputPort, PerformOptions, SourceAction, StoredFrame } from '../source.ts';
-import { aimAt, aimOf, NODE_HINT, type AimAt } from './aiming.ts';
+import { aimAt, aimOf, NODE_HINT, type AimAt, type Aimed } from './aiming.ts';
 import { performForm, type FormDeps } from './forms.ts';
-import type { BrowserFrameState } from './frameState.ts';
+import { toFramePoint, type BrowserFrameState } from './frameState.ts';
 import type { BrowserFleet } from './fleet.ts';
 import { parseKeyCombo } from './keys.ts';
 import { performNavigation } from './navigation.ts';
@@ -71,13 +71,13 @@ export class BrowserInput implements InputPort<BrowserFrameState> {
           const pre = await aimAt(sessions, tab, { frame, from: required(action), hit: summary, observe: summary });
           const p = pre.points[0]!;
           const { outcome } = await observe(ctx, pre, () => holding(page, action.modifiers, () => page.mouse.click(p.x, p.y, { button: action.button, count: action.clicks, delay: action.holdMs })));
-          return details(outcome, p);
+          return details(ctx, pre, outcome, p);
         }
         case 'hover': {
           const pre = await aimAt(sessions, tab, { frame, from: required(action), hit: summary, observe: summary });
           const p = pre.points[0]!;
           const { outcome } = await observe(ctx, pre, () => page.mouse.move(p.x, p.y, { steps: 2 }), { cssEffects: true });
-          return details(outcome, p);
+          return details(ctx, pre, outcome, p);
         }
         case 'drag':
           return drag(ctx, page, action, summary);
@@ -117,9 +117,12 @@ function required(a: { kind: string; node?: string; point?: Point }): AimAt {
   return aim;
 }
 
-/** What a pointer action reports (the re-mapping is in the outcome, which the core tells once). */
-function details(outcome: ActionOutcome, point: Point, extra: Record<string, unknown> = {}): ActionDetails {
-  return { ...extra, point, outcome };
+/**
+ * What a pointer action reports: where it landed in the frame's coordinates (the core maps that
+ * into the frame's image) and in the viewport now; the re-mapping is in the outcome, told once.
+ */
+function details(ctx: ObserveContext, pre: Aimed, outcome: ActionOutcome, point: Point, extra: Record<string, unknown> = {}): ActionDetails {
+  return { ...extra, point: toFramePoint(point, pre.scroll, ctx.frame), viewportPoint: point, outcome };
 }
 
 async function drag(ctx: ObserveContext, page: Page, a: Extract<Action, { kind: 'drag' }>, summary: boolean): Promise<ActionDetails> {
@@ -143,7 +146,7 @@ async function drag(ctx: ObserveContext, page: Page, a: Extract<Action, { kind: 
       await page.mouse.up();
     }
   });
-  return details(outcome, from, { to: end, ...(pre.dropHit ? { drop: pre.dropHit } : {}) });
+  return details(ctx, pre, outcome, from, { to: end, ...(pre.dropHit ? { drop: pre.dropHit } : {}) });
 }
 
 async function scroll(ctx: ObserveContext, page: Page, a: Extract<Action, { kind: 'scroll' }>): Promise<ActionDetails> {
@@ -165,7 +168,7 @@ async function scroll(ctx: ObserveContext, page: Page, a: Extract<Action, { kind
     if (moved) outcome.changed = ctx.frame ? { x: 0, y: 0, ...ctx.frame.sourceSize } : { x: 0, y: 0, width: pre.viewport.w, height: pre.viewport.h };
     else if (a.deltaX || a.deltaY) outcome.changedUnknown = true;
   }
-  return details(outcome, point, { viewportPoint: point, scroll: after });
+  return details(ctx, pre, outcome, point, { scroll: after });
 }
 
 async function typeInto(ctx: ObserveContext, page: Page, a: Extract<Action, { kind: 'type_text' }>, summary: boolean): Promise<ActionDetails> {
@@ -203,7 +206,7 @@ async function typeInto(ctx: ObserveContext, page: Page, a: Extract<Action, { ki
   else if (!outcome.received && !aim && pre.focus && summary) outcome.received = { role: pre.focus.role, name: pre.focus.name, node: pre.focus.node };
   const r = outcome.received;
   const notes = [r?.valueMatches === false ? `the field now holds "${shorten(r.value ?? '', 80)}", not the typed text (a mask, a length limit or a script changed it)` : undefined];
-  const out: ActionDetails = { characters: [...a.text].length, method, outcome, ...(pre.points[0] ? { point: pre.points[0] } : {}) };
+  const out: ActionDetails = { characters: [...a.text].length, method, outcome, ...(pre.points[0] ? { point: toFramePoint(pre.points[0], pre.scroll, ctx.frame), viewportPoint: pre.points[0] } : {}) };
   const note = notes.filter(Boolean).join('; ');
   if (note) out.note = note;
   return out;
