@@ -168,7 +168,7 @@ export default async function run(): Promise<BenchSection> {
       `Sightline's calls: ${sl.log.join(' | ')}`,
       ...(pwRan ? [`Playwright MCP's calls: ${pw.log.map((l) => l.slice(0, 60)).join(' | ')}`] : []),
       'One headless Chromium (Debian\'s), both clients on it: Sightline over its in-process MCP server (browser.endpoint), Playwright MCP 0.0.83 over stdio with --cdp-endpoint. Each opens the page in a tab of its own; the page counts the submitted name and the far button\'s click.',
-      'Tokens are what the model reads: every text block (4 characters a token; Playwright MCP answers each call with a page snapshot) and each image\'s width × height / 750. structuredContent is for programs; its size is shown apart.',
+      'Tokens are what the model reads: every text block at 4 characters a token, and each image\'s width × height / 750 (this task needs none). Playwright MCP 0.0.83 links each action\'s page snapshot as a file and returns it as text only from browser_snapshot, which the task calls once to learn the refs (its text counted like the rest). structuredContent is for programs; its size is shown apart.',
     );
   } finally {
     await driver?.disconnect().catch(() => undefined);
