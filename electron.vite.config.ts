@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 export default defineConfig({
   main: {
+    // The agent's prompt (src/cli/agent/prompt.md) is inlined into the bundle; sources read the file.
+    define: { __SIGHTLINE_AGENT_PROMPT__: JSON.stringify(readFileSync(resolve('src/cli/agent/prompt.md'), 'utf8')) },
     build: {
       outDir: 'out/main',
       // Bundled, not loaded from node_modules at run time: date-fns' ESM index re-exports ~250 files

@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'net', 'url', 'util', 'events', 'stream'];
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'bench/node_modules/**', '.node/**', 'coverage/**'] },
+  { ignores: ['.dependency-cruiser.cjs', 'out/**', 'dist/**', 'node_modules/**', 'bench/node_modules/**', '.node/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs['flat/recommended'],

@@ -13,6 +13,7 @@ const USAGE = `sightline ${VERSION} — eyes and hands for AI agents
 Usage:
   sightline mcp   [--data-dir DIR] [--in-process]   MCP over stdio (what an MCP client spawns)
   sightline serve [--data-dir DIR] [--port N]       headless server: dashboard + Streamable HTTP MCP
+  sightline agent --goal "…" --target T [options]   a vision model reaches a goal through Sightline (agent --help)
   sightline --version | --help
 
 mcp relays to the Sightline app when it runs (one catalog, the app's permissions),
@@ -23,6 +24,14 @@ Data directory: --data-dir, else SIGHTLINE_DATA_DIR, else the platform default.
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 export async function main(argv: string[]): Promise<void> {
+  // `agent` has flags of its own (src/cli/agent/args.ts); its module and the model SDKs load only now.
+  if (argv[0] === 'agent') {
+    const { runAgentCli } = await import('./agent/index.ts');
+    const code = await runAgentCli(argv.slice(1), { env: process.env, stdout: process.stdout, stderr: process.stderr, version: VERSION });
+    // Exit now (the model SDK's keep-alive sockets would hold the process), once stdout has drained.
+    await new Promise<void>((done) => process.stdout.write('', () => done()));
+    process.exit(code);
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

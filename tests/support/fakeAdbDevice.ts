@@ -12,20 +12,22 @@
  * plain `shell:` when `shell_v2` is not advertised, one WRTE in flight per stream and never larger
  * than the smaller maxdata, and `setNoDelay(true)` (Nagle costs ~50 ms per command otherwise).
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { broadcast, runInput, type RecordedInput } from './fakeAdb/input.ts';
+import { runCommand } from './fakeAdb/commands.ts';
+import type { RecordedInput } from './fakeAdb/input.ts';
 import { FakePackages, defaultPackages, type FakePackage } from './fakeAdb/packages.ts';
-import { defaultUiXml, dumpsys, renderScreen } from './fakeAdb/screen.ts';
-import { contentCommand, settingsCommand, wmUserRotation } from './fakeAdb/settings.ts';
-import { coreutil, runShell, type CmdResult } from './fakeAdb/shell.ts';
+import { renderScreen } from './fakeAdb/screen.ts';
+import { runShell, type CmdResult } from './fakeAdb/shell.ts';
 import { SyncSession, type PushRecord } from './fakeAdb/sync.ts';
+import { FakeUi } from './fakeAdb/ui.ts';
 
 export { androidInputText } from './fakeAdb/input.ts';
 export { fakeApk } from './fakeAdb/apk.ts';
 export type { RecordedInput } from './fakeAdb/input.ts';
 export type { FakePackage, InstallRecord, StartedIntent } from './fakeAdb/packages.ts';
 export type { PushRecord } from './fakeAdb/sync.ts';
+export { FakeUi, ROW_HEIGHT } from './fakeAdb/ui.ts';
 
 const A_CNXN = 0x4e584e43;
 const A_OPEN = 0x4e45504f;
@@ -97,8 +99,6 @@ interface Conn {
   streams: Map<number, Stream>;
 }
 
-const UI_DEFAULT = '/sdcard/window_dump.xml';
-
 export class FakeAdbDevice {
   readonly inputs: RecordedInput[] = [];
   /** Every service opened, e.g. `exec:screencap '-p'`. */
@@ -126,6 +126,10 @@ export class FakeAdbDevice {
   readonly pushes: PushRecord[] = [];
   /** `settings` values other than the rotation ones, as `namespace/key`. */
   readonly settings = new Map<string, string>();
+  /** The screen's views: taps focus and press, text fills fields, swipes scroll (fakeAdb/ui.ts). */
+  readonly ui: FakeUi;
+  /** `/proc/sys/kernel/random/boot_id`: the same on every adb server the device is attached to. */
+  readonly bootId = randomUUID();
   readonly model: string;
   readonly sdk: number;
   readonly rotationIn: 'input' | 'display';
@@ -156,6 +160,7 @@ export class FakeAdbDevice {
     this.#maxData = o.maxData ?? 256 * 1024;
     this.#uiXml = o.uiXml;
     this.apps = new FakePackages(this, o.packages ?? defaultPackages());
+    this.ui = new FakeUi(this);
     this.#server = createServer((s) => this.#accept(s));
   }
 
@@ -371,66 +376,12 @@ export class FakeAdbDevice {
 
   /** Run a command line as `sh -c` would (the subset Sightline and adb send). */
   run(line: string): Promise<CmdResult> {
-    return runShell(line, (argv, stdin) => this.#command(argv, stdin), this.files);
-  }
-
-  async #command(argv: string[], stdin: Buffer): Promise<CmdResult> {
-    const [name, ...args] = argv as [string, ...string[]];
-    const ok = (s: string | Buffer): CmdResult => ({ out: Buffer.from(s), err: '', rc: 0 });
-    const fail = (msg: string, rc = 1): CmdResult => ({ out: Buffer.alloc(0), err: msg, rc });
-    const builtin = coreutil(name, args, stdin, this.files);
-    if (builtin) return builtin;
-    switch (name.replace(/^\/system\/bin\//, '')) {
-      case 'screencap':
-        return args.includes('-p') ? ok(await this.screenPng()) : fail('screencap: raw output not supported by the fake\n');
-      case 'wm':
-        if (args[0] === 'size') return ok(`Physical size: ${this.naturalWidth}x${this.naturalHeight}\n`);
-        if (args[0] === 'density') return ok(`Physical density: ${this.density}\n`);
-        if (args[0] === 'user-rotation') return wmUserRotation(this, args.slice(1));
-        return fail(`Error: unknown command '${args[0] ?? ''}'\n`, 255);
-      case 'dumpsys':
-        return ok(dumpsys(this, args[0] ?? ''));
-      case 'getprop': {
-        const props: Record<string, string> = {
-          'ro.product.model': this.model,
-          'ro.product.manufacturer': 'Sightline',
-          'ro.build.version.release': String(this.sdk - 20),
-          'ro.build.version.sdk': String(this.sdk),
-        };
-        if (args[0]) return ok(`${props[args[0]] ?? ''}\n`);
-        return ok(Object.entries(props).map(([k, v]) => `[${k}]: [${v}]\n`).join(''));
-      }
-      case 'settings':
-        return settingsCommand(this, args);
-      case 'content':
-        return contentCommand(this, args);
-      case 'pm':
-        return this.apps.pm(args);
-      case 'cmd':
-        if (args[0] === 'package') return this.apps.pm(args.slice(1));
-        return fail(`cmd: Can't find service: ${args[0] ?? ''}\n`, 20);
-      case 'am':
-        return args[0] === 'broadcast' ? broadcast(args, this.adbKeyboard, this.inputs) : this.apps.am(args);
-      case 'monkey':
-        return this.apps.monkey(args);
-      case 'input':
-        return runInput(args, this.inputs);
-      case 'uiautomator': {
-        if (args[0] !== 'dump') return fail('Usage: uiautomator <subcommand> [options]\n');
-        const file = args.filter((a) => !a.startsWith('--'))[1] ?? UI_DEFAULT;
-        const xml = this.uiXml();
-        if (file === '/dev/tty') return ok(`${xml}UI hierchary dumped to: /dev/tty\n`);
-        this.files.set(file, Buffer.from(xml));
-        return ok(`UI hierchary dumped to: ${file}\n`);
-      }
-      default:
-        return fail(`/system/bin/sh: ${name}: inaccessible or not found\n`, 127);
-    }
+    return runShell(line, (argv, stdin) => runCommand(this, argv, stdin), this.files);
   }
 
   /** The `uiautomator dump` XML for the current screen. */
   uiXml(): string {
-    return this.#uiXml ? this.#uiXml(this) : defaultUiXml(this);
+    return this.#uiXml ? this.#uiXml(this) : this.ui.xml();
   }
 
   /** `screencap -p` for the current size and rotation: a real PNG with recognisable content. */

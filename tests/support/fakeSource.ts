@@ -35,6 +35,12 @@ export class FakeSource implements Source {
   readonly text: TextPort;
   /** Extra nodes (source space) on top of the window and its OK button: a test adds labels, moves them, removes them. */
   readonly nodes: SourceUiNode[] = [];
+  /** Screenshots taken, and how long each takes (ms): load tests make captures overlap. */
+  captures = 0;
+  captureDelayMs = 0;
+  /** The most screenshots that were being taken at the same moment. */
+  mostAtOnce = 0;
+  #inCapture = 0;
 
   constructor(...windows: FakeWindow[]) {
     this.name = windows[0]?.id.slice(0, windows[0].id.indexOf(':')) || 'desktop';
@@ -73,6 +79,13 @@ export class FakeSource implements Source {
 
   async #capture(target: string, _options: CaptureOptions): Promise<CapturedImage<FakeState>> {
     const w = this.#window(target);
+    this.captures++;
+    this.mostAtOnce = Math.max(this.mostAtOnce, ++this.#inCapture);
+    try {
+      if (this.captureDelayMs) await new Promise((r) => setTimeout(r, this.captureDelayMs));
+    } finally {
+      this.#inCapture--;
+    }
     const width = Math.round(w.width * w.pixelRatio);
     const height = Math.round(w.height * w.pixelRatio);
     // A recognisable picture: a red square in the top-left quarter on white.

@@ -24,7 +24,7 @@ function kill(p: ChildProcess): Promise<void> {
   });
 }
 
-export async function startXvfb(size = '1280x800'): Promise<XDisplay> {
+export async function startXvfb(size = '1280x800', opts: { windowManager?: boolean } = {}): Promise<XDisplay> {
   // Xvfb picks a free display itself and tells us which (-displayfd): parallel test files never collide.
   const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${size}x24`, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
   const n = await new Promise<number>((ok, fail) => {
@@ -44,6 +44,7 @@ export async function startXvfb(size = '1280x800'): Promise<XDisplay> {
   });
   const display = `:${n}`;
   const env = { ...process.env, DISPLAY: display, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
+  if (opts.windowManager === false) return { display, env, stop: () => kill(xvfb) };
   const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
   // openbox is ready once it publishes the stacking list node-screenshots reads windows from.
   let ready = false;

@@ -119,6 +119,11 @@ export interface ActionRequest {
   inline?: ScrollAlign;
   /** A source's own action (`<source>:<verb>`): its parameters, passed on as they are. */
   params?: Record<string, unknown>;
+  /**
+   * The app the action is aimed at when it is not the target's app in front (launch_app names
+   * the package it starts): the input allowlist checks this name instead.
+   */
+  allowAs?: string;
 }
 
 export interface ActionResult {

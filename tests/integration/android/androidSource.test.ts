@@ -18,6 +18,7 @@ import type { AndroidFrameState } from '../../../src/main/core/sources/android/s
 
 type StoredFrame = AnyFrame<AndroidFrameState>;
 type SourceAction = AnyAction<AndroidFrameState>;
+import type { FakeAdbDevice } from '../../support/fakeAdbDevice.ts';
 import { signal, startAdb, type AdbHarness } from './harness.ts';
 
 let h: AdbHarness;
@@ -67,6 +68,12 @@ function listening(port: number): Promise<boolean> {
     s.once('connect', () => (s.destroy(), resolve(true)));
     s.once('error', () => resolve(false));
   });
+}
+
+/** A field has focus and the keyboard is up, as after the user tapped it. */
+function focusField(d: FakeAdbDevice): void {
+  d.ui.focused = 'com.example.fake:id/query';
+  d.ui.imeShown = true;
 }
 
 async function pixel(jpeg: Buffer, x: number, y: number): Promise<number[]> {
@@ -253,6 +260,7 @@ describe('failures leave nothing behind', () => {
 describe('input', () => {
   it('types tricky text exactly: quotes, $, backticks, ;, &, |, %s, backslashes, newlines, tabs', async () => {
     const d = await h.device();
+    focusField(d);
     const text = `it's "q" $HOME \`id\` $(id) a;b&c|d >x <y *? # ! \\ 100%s 50% done %%s\nline 2\tcol`;
     await source.input.perform({ kind: 'type_text', target: `android:${d.serial}`, text }, signal());
     const typed = d.inputs.map((i) => (i.kind === 'text' ? i.text : i.kind === 'key' ? ({ 66: '\n', 61: '\t' } as Record<number, string>)[i.code] : '?')).join('');
@@ -262,6 +270,7 @@ describe('input', () => {
 
   it('refuses non-ASCII text without ADB Keyboard (nothing typed), and types it through ADB Keyboard when selected', async () => {
     const plain = await h.device();
+    focusField(plain);
     const e = await rejection(source.input.perform({ kind: 'type_text', target: `android:${plain.serial}`, text: 'Grüße 👋' }, signal()));
     expect(e.code).toBe('UNSUPPORTED');
     expect(e.message).toMatch(/"ü" \(U\+00FC\).*"ß".*"👋"/);
@@ -269,6 +278,7 @@ describe('input', () => {
     expect(plain.inputs).toEqual([]);
 
     const withIme = await h.device({ adbKeyboard: true });
+    focusField(withIme);
     await source.input.perform({ kind: 'type_text', target: `android:${withIme.serial}`, text: 'Grüße 👋\nça va' }, signal());
     expect(withIme.inputs).toEqual([{ kind: 'text', text: 'Grüße 👋\nça va', via: 'adbkeyboard' }]);
   });
@@ -366,6 +376,8 @@ describe('several devices and concurrency', () => {
   it('drives two devices at once, each with its own size and input', async () => {
     const a = await h.device({ width: 1080, height: 2400, model: 'Phone A' });
     const b = await h.device({ width: 720, height: 1280, model: 'Phone B' });
+    focusField(a);
+    focusField(b);
     const targets = await source.screen.listTargets(signal());
     expect(targets.map((t) => [t.details?.model, t.bounds?.width, t.bounds?.height]).sort()).toEqual([
       ['Phone A', 1080, 2400],
@@ -381,8 +393,8 @@ describe('several devices and concurrency', () => {
       source.input.perform({ kind: 'type_text', target: `android:${b.serial}`, text: 'on B' }, signal()),
     ]);
     expect(a.inputs).toEqual([{ kind: 'tap', x: 480, y: 1200 }, { kind: 'text', text: 'on A', via: 'input' }]);
-    // 720/563 device px per image px: (200, 500) → (255.8, 639.4).
-    expect(b.inputs).toEqual([{ kind: 'tap', x: 256, y: 639 }, { kind: 'text', text: 'on B', via: 'input' }]);
+    // 720/563 device px per image px: (200, 500) → (255.77, 639.43), pressed there (input takes floats).
+    expect(b.inputs).toEqual([{ kind: 'tap', x: 255.77, y: 639.43 }, { kind: 'text', text: 'on B', via: 'input' }]);
   });
 
   it('serialises calls on one device: a tap waits for the capture in progress', async () => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BIN, stdioClient } from '../../support/cli.ts';
 import { tempDir } from '../../support/mcpHarness.ts';
 
@@ -31,6 +31,29 @@ describe('sightline mcp over stdio (the real process)', () => {
     const health = await c.client.readResource({ uri: 'sightline://health' });
     expect(JSON.parse((health.contents[0] as { text: string }).text).sources).toHaveLength(4);
     expect(stderr()).toMatch(/MCP on stdio/);
+  });
+
+  it('tells a client that caches the tool list when the first health check changes it', async () => {
+    // Only the desktop source is on, and there is no display: its health check fails a moment
+    // after start, and focus_window (listed at first, health unknown) must go, with a notice.
+    const dir = tempDir();
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ sources: { ...disabled.sources, desktop: { enabled: true } } }));
+    const c = await stdioClient(['mcp', '--data-dir', dir, '--in-process'], { DISPLAY: '', WAYLAND_DISPLAY: '' });
+    try {
+      let changed = 0;
+      c.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changed++);
+      const first = (await c.client.listTools()).tools.map((t) => t.name);
+      expect(first).toContain('focus_window');
+      await expect.poll(() => changed, { timeout: 10_000 }).toBeGreaterThan(0);
+      const second = (await c.client.listTools()).tools.map((t) => t.name);
+      expect(second).not.toContain('focus_window');
+      expect(second.length).toBe(first.length - 1);
+      // Nothing else changed: no second notice.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(changed).toBe(1);
+    } finally {
+      await c.client.close();
+    }
   });
 
   it('refuses a bad settings file with an error that names the key', () => {

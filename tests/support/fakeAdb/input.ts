@@ -7,7 +7,7 @@ import type { CmdResult } from './shell.ts';
 export type RecordedInput =
   | { kind: 'tap'; x: number; y: number }
   | { kind: 'swipe'; x1: number; y1: number; x2: number; y2: number; ms: number }
-  /** `input draganddrop`: a long press at the start, then a move to the end (Android 11+). */
+  /** `input draganddrop`: a long press at the start, then a move to the end (Android 7+). */
   | { kind: 'drag'; x1: number; y1: number; x2: number; y2: number; ms: number }
   /** `input motionevent DOWN|MOVE|UP|CANCEL x y` (Android 11+): one event of a hand-made gesture. */
   | { kind: 'motion'; action: 'DOWN' | 'MOVE' | 'UP' | 'CANCEL'; x: number; y: number }

@@ -1,4 +1,4 @@
-/** What the fake device's screen shows: `screencap -p` pixels, the UI XML and the dumpsys views of it. */
+/** What the fake device's screen shows: `screencap -p` pixels and the dumpsys views of it (the UI XML is ui.ts). */
 import sharp from 'sharp';
 
 /**
@@ -63,19 +63,4 @@ export function dumpsys(d: ScreenHost, service: string): string {
   return d.sdk >= 33
     ? `INPUT MANAGER (dumpsys input)\n\nInput Manager State:\n  Interactive: true\n  Viewports:\n    Viewport INTERNAL: displayId=0, uniqueId=local:0, port=0, orientation=${d.rotation}, logicalFrame=[0, 0, ${d.size.width}, ${d.size.height}], physicalFrame=[0, 0, ${d.size.width}, ${d.size.height}], deviceSize=[${d.naturalWidth}, ${d.naturalHeight}], isActive=[1]\n`
     : `INPUT MANAGER (dumpsys input)\n\nInput Reader State:\n  Device 3: touch\n    Touch Input Mapper (mode - DIRECT):\n      Viewport: displayId=0, orientation=${d.rotation}, logicalFrame=[0, 0, ${d.size.width}, ${d.size.height}]\n      SurfaceWidth: ${d.size.width}px\n      SurfaceHeight: ${d.size.height}px\n      SurfaceOrientation: ${d.rotation}\n`;
-}
-
-/** The `uiautomator dump` XML of the default screen: a title, a field, an OK button, a disabled icon. */
-export function defaultUiXml(d: ScreenHost): string {
-  const { width: w, height: h } = d.size;
-  const b = (x1: number, y1: number, x2: number, y2: number): string => `[${Math.round(x1 * w)},${Math.round(y1 * h)}][${Math.round(x2 * w)},${Math.round(y2 * h)}]`;
-  type A = { text?: string; id?: string; desc?: string; clickable?: boolean; enabled?: boolean };
-  const node = (i: number, cls: string, bounds: string, a: A, inner = ''): string =>
-    `<node index="${i}" text="${a.text ?? ''}" resource-id="${a.id ?? ''}" class="${cls}" package="${d.foreground}" content-desc="${a.desc ?? ''}" checkable="false" checked="false" clickable="${a.clickable ?? false}" enabled="${a.enabled ?? true}" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}"${inner ? `>${inner}</node>` : ' />'}`;
-  const inner =
-    node(0, 'android.widget.TextView', b(0.05, 0.05, 0.95, 0.1), { text: 'Wi-Fi &amp; “network” é' }) +
-    node(1, 'android.widget.EditText', b(0.05, 0.2, 0.95, 0.26), { id: 'com.example.fake:id/query', clickable: true }) +
-    node(2, 'android.widget.Button', b(0.3, 0.45, 0.7, 0.55), { text: 'OK', id: 'com.example.fake:id/ok', clickable: true }) +
-    node(3, 'android.widget.ImageButton', b(0.8, 0.85, 0.95, 0.92), { desc: 'Settings', clickable: true, enabled: false });
-  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${d.rotation}">${node(0, 'android.widget.FrameLayout', `[0,0][${w},${h}]`, {}, inner)}</hierarchy>`;
 }

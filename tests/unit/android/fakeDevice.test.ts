@@ -71,4 +71,29 @@ describe('fake device', () => {
     d.rotate(0);
     expect((await sh('settings get system user_rotation')).out).toBe('0\n');
   });
+
+  it('its screen reacts: a tap focuses the field and shows the keyboard, text fills it, Ctrl+A DEL clears it, swipes scroll the list', async () => {
+    d.ui.screen = 'form';
+    expect((await sh("dumpsys input_method | grep -E 'mInputShown|mServedView'")).out).toBe('  mShowRequested=false mShowExplicitlyRequested=false mShowForced=false mInputShown=false\n  mServedView=null\n');
+    await sh('input text lost'); // nothing focused: typed into nothing
+    await sh('input tap 540 552 && input text hi%sthere');
+    expect(d.ui.values.get('com.example.fake:id/query')).toBe('hi there');
+    expect(d.uiXml()).toMatch(/text="hi there" resource-id="com.example.fake:id\/query" class="android.widget.EditText" .* focusable="true" focused="true"/);
+    expect((await sh("dumpsys input_method | grep -E 'mInputShown|mServedView'")).out).toMatch(/mInputShown=true\n {2}mServedView=android.widget.EditText\{.* app:id\/query aid=\d+\}\n$/);
+    await sh('input keycombination 113 29 && input keyevent 67 && input text x && input keyevent 66 && input keyevent 4');
+    expect([d.ui.values.get('com.example.fake:id/query'), d.ui.submitted, d.ui.imeShown]).toEqual(['x', ['x'], false]);
+    await sh('input tap 540 1200');
+    expect(d.ui.pressed.at(-1)).toBe('OK');
+
+    d.ui.screen = 'list';
+    await sh('input swipe 540 1500 540 900 300');
+    expect(d.ui.scroll).toBe(600);
+    await sh('input motionevent DOWN 540 900; input motionevent MOVE 540 1000; input motionevent UP 540 1100');
+    expect(d.ui.scroll).toBe(400);
+    await sh('input swipe 540 100 540 1500 300'); // starts outside the list: nothing scrolls
+    expect(d.ui.scroll).toBe(400);
+    expect(d.uiXml()).toContain('text="Item 3" resource-id="com.example.fake:id/label"');
+    expect(d.uiXml()).not.toContain('text="Item 2"');
+    expect((await sh('cat /proc/sys/kernel/random/boot_id')).out).toBe(`${d.bootId}\n`);
+  });
 });

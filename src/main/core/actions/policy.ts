@@ -8,14 +8,16 @@ import type { SourceRegistry } from '../sources/registry.ts';
 import { screenOf } from '../sources/registry.ts';
 import type { Source } from '../sources/source.ts';
 
-export async function checkAllowlist(sources: SourceRegistry, allow: readonly string[], source: Source, target: string, signal: AbortSignal): Promise<void> {
+export async function checkAllowlist(sources: SourceRegistry, allow: readonly string[], source: Source, target: string, signal: AbortSignal, allowAs?: string): Promise<void> {
   if (allow.length === 0) return;
   const targets = await screenOf(source).listTargets(signal);
   const info = targets.find((t) => t.id === target);
   if (!info) throw new SightlineError('TARGET_NOT_FOUND', `${target} is gone.`, 'Call list_targets.');
-  const names = allowNames(sources, info).map((n) => n.toLowerCase());
+  // An action aimed at a named app (launching it) is judged by that app, not the one in front.
+  const names = (allowAs !== undefined ? [allowAs] : allowNames(sources, info)).map((n) => n.toLowerCase());
   if (!allow.some((a) => names.includes(a.toLowerCase()))) {
-    throw new SightlineError('NOT_ALLOWED', `Input to ${info.app ?? target} (${source.name}) is not in the input allowlist.`, 'The user can add the application to input.allowlist in settings.');
+    const app = allowAs ?? info.app ?? target;
+    throw new SightlineError('NOT_ALLOWED', `Input to ${app} (${source.name}) is not in the input allowlist.`, `The user can add "${app}" to input.allowlist in settings.`);
   }
 }
 

@@ -14,6 +14,7 @@ import { fitAndEncode, sniffFormat, type ImageInput } from '../image/pipeline.ts
 import type { CaptureOutcome, CaptureParams, CropParams, FramesPort, Session, UiTreeParams } from '../ports.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { screenOf, treeOf, type SourceRegistry } from '../sources/registry.ts';
+import { InFlight } from '../util/inFlight.ts';
 import { toLocalIso } from '../util/time.ts';
 import { cropFrame } from './crop.ts';
 import { decodeFrame } from './state.ts';
@@ -27,10 +28,23 @@ export interface FrameServiceDeps {
   log: (line: string) => void;
 }
 
+/** A capture's parameters with every default filled in: equal ones give the same frame. */
+interface ResolvedCapture {
+  target: string;
+  fit: { maxDimension: number; maxPixels?: number };
+  format: ImageFormat;
+  quality: number;
+  raw: boolean;
+  fullPage?: boolean;
+  scrollOffset?: CaptureParams['scrollOffset'];
+}
+
 export class FrameService implements FramesPort {
   readonly #d: FrameServiceDeps;
   /** Originals being written behind their capture, by frame ref. */
   readonly #originals = new Map<string, Promise<void>>();
+  /** Captures under way, by target and parameters: callers asking for the same one share it. */
+  readonly #captures = new InFlight<CaptureOutcome>();
 
   constructor(deps: FrameServiceDeps) {
     this.#d = deps;
@@ -44,23 +58,42 @@ export class FrameService implements FramesPort {
     return { maxDimension: c.maxDimension ?? DEFAULT_MAX_DIMENSION };
   }
 
+  /**
+   * Captures of the same target with the same parameters that arrive while one is under way
+   * share it: one screenshot, one row, each caller's session remembering the frame. A capture
+   * that scrolls the page first (scrollOffset) is an action of its own and never shared.
+   */
   async capture(p: CaptureParams): Promise<CaptureOutcome> {
-    const { catalog, sources, settings } = this.#d;
-    const source = await sources.forTarget(p.target, 'screen');
-    const fit = this.fitOptions(p.maxDimension);
-    const capture = settings.values().capture;
-    const format = p.format ?? capture.format;
-    const quality = p.quality ?? capture.quality;
-    const raw = p.raw ?? false;
-    const captured = await screenOf(source).capture(p.target, {
+    const capture = this.#d.settings.values().capture;
+    const q: ResolvedCapture = {
+      target: p.target,
+      fit: this.fitOptions(p.maxDimension),
+      format: p.format ?? capture.format,
+      quality: p.quality ?? capture.quality,
+      raw: p.raw ?? false,
+      fullPage: p.fullPage,
+      scrollOffset: p.scrollOffset,
+    };
+    const out = p.scrollOffset
+      ? await this.#capture(q, p.signal ?? new AbortController().signal)
+      : await this.#captures.run(JSON.stringify(q), p.signal, (signal) => this.#capture(q, signal));
+    p.session?.remember(out.frame.target, out.frame.ref);
+    return { ...out, warnings: [...out.warnings] };
+  }
+
+  async #capture(q: ResolvedCapture, signal: AbortSignal): Promise<CaptureOutcome> {
+    const { catalog, sources } = this.#d;
+    const { fit, format, quality, raw } = q;
+    const source = await sources.forTarget(q.target, 'screen');
+    const captured = await screenOf(source).capture(q.target, {
       maxDimension: fit.maxDimension,
       maxPixels: fit.maxPixels,
       format,
       quality,
       raw,
-      fullPage: p.fullPage,
-      scrollOffset: p.scrollOffset,
-      signal: p.signal ?? new AbortController().signal,
+      fullPage: q.fullPage,
+      scrollOffset: q.scrollOffset,
+      signal,
     });
     const warnings = [...(captured.warnings ?? [])];
     let image: { data: Buffer; format: ImageFormat; width: number; height: number };
@@ -93,7 +126,6 @@ export class FrameService implements FramesPort {
       full,
       state: captured.state,
     });
-    p.session?.remember(captured.target, frame.ref);
     // The first capture after an action is that action's "after" frame in the activity log
     // (best effort: the frame is stored, a log that cannot be updated does not undo it).
     try {

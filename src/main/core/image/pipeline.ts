@@ -3,6 +3,7 @@
  * Every call is one sharp pipeline over the caller's buffer (no intermediate copies), and bad
  * input is an IMAGE_INVALID error, never a blank image.
  */
+import type sharpDefault from 'sharp';
 import type { Sharp, SharpOptions } from 'sharp';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { ImageFormat, Rect, Size } from '../../../shared/frame.ts';
@@ -13,7 +14,7 @@ export type ImageInput =
   | { kind: 'raw'; data: Buffer; width: number; height: number; channels: 3 | 4 }
   | { kind: 'encoded'; data: Buffer };
 
-type SharpLib = typeof import('sharp').default;
+type SharpLib = typeof sharpDefault;
 let loading: Promise<SharpLib> | undefined;
 
 /**

@@ -249,6 +249,8 @@ export function treeOf(source: Source): TreePort {
 export function inputFor(source: Source, kind: BuiltinActionKind): InputPort {
   const input = source.input;
   if (!input || !input.actions.includes(kind)) {
+    const why = input?.unsupported?.[kind];
+    if (why) throw new SightlineError('UNSUPPORTED', why.message, why.hint);
     throw new SightlineError('UNSUPPORTED', `${kind} is not supported by the ${source.name} source.`, `Supported: ${input?.actions.join(', ') || 'none'}.`);
   }
   return input;

@@ -227,6 +227,8 @@ export interface ActionDetails {
 export interface InputPort<State = unknown> {
   /** The built-in action kinds this source performs (custom kinds are its module's tools). */
   readonly actions: readonly BuiltinActionKind[];
+  /** Why a built-in kind it does not perform makes no sense here, and what to do instead (the error's message and hint). */
+  readonly unsupported?: Partial<Record<BuiltinActionKind, { message: string; hint: string }>>;
   perform(action: SourceAction<State>, signal: AbortSignal, options?: PerformOptions): Promise<ActionDetails>;
 }
 

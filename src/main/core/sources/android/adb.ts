@@ -31,6 +31,14 @@ class ServiceCommand extends adbkit.ShellCommand {
   }
 }
 
+export interface ServerOptions {
+  /** A device left the server. */
+  onRemove: (serial: string) => void;
+  targetId?: (serial: string) => string;
+  /** One of `android.servers` (never started by Sightline, even on this machine). */
+  remote?: boolean;
+}
+
 /** Device states as the adb server names them (`device`, `offline`, `unauthorized`, `recovery`, …). */
 export type DeviceStates = Map<string, string>;
 
@@ -49,25 +57,30 @@ export class AdbServer {
   #tracking: Promise<DeviceStates> | undefined;
   #states: DeviceStates = new Map();
   readonly #onRemove: (serial: string) => void;
+  /** The target id of a serial on this server (for messages). */
+  readonly targetId: (serial: string) => string;
 
-  private constructor(adbPath: string, address: ServerAddress, onRemove: (serial: string) => void) {
+  private constructor(adbPath: string, address: ServerAddress, o: ServerOptions) {
     this.adbPath = adbPath;
     this.address = address;
-    this.#onRemove = onRemove;
+    this.#onRemove = o.onRemove;
+    this.targetId = o.targetId ?? ((serial) => `android:${serial}`);
     this.client = adbkit.Adb.createClient({ host: address.host, port: address.port, bin: adbPath });
     // adbkit re-emits socket errors on the client; unhandled they would crash the process.
     this.client.on('error', () => {});
   }
 
   /** Connect to the server, starting it (with our environment) when nothing listens. */
-  static async open(adbPath: string, address: ServerAddress, env: NodeJS.ProcessEnv, onRemove: (serial: string) => void): Promise<{ server: AdbServer; version: number }> {
+  static async open(adbPath: string, address: ServerAddress, env: NodeJS.ProcessEnv, options: ServerOptions | ((serial: string) => void)): Promise<{ server: AdbServer; version: number }> {
+    const o: ServerOptions = typeof options === 'function' ? { onRemove: options } : options;
     if (!(await listening(address))) {
-      if (!isLocalHost(address.host)) {
-        throw new SightlineError('SOURCE_UNAVAILABLE', `No adb server answers at ${address.host}:${address.port}.`, 'Start the adb server on that host, or unset ADB_SERVER_SOCKET.');
+      if (o.remote || !isLocalHost(address.host)) {
+        const where = o.remote ? 'remove it from android.servers' : 'unset ADB_SERVER_SOCKET';
+        throw new SightlineError('SOURCE_UNAVAILABLE', `No adb server answers at ${address.host}:${address.port}.`, `Start the adb server there (\`adb -a -P ${address.port} nodaemon server\` listens on every interface), or ${where}.`);
       }
       await startServer(adbPath, address.port, env);
     }
-    const server = new AdbServer(adbPath, address, onRemove);
+    const server = new AdbServer(adbPath, address, o);
     const version = await server.client.version().catch((e: unknown) => {
       throw new SightlineError('SOURCE_UNAVAILABLE', `The adb server at ${address.host}:${address.port} did not answer: ${(e as Error).message}.`, 'Run `adb kill-server` and try again.');
     });
@@ -142,12 +155,42 @@ export class AdbServer {
       open.catch(() => {});
       return await Promise.race([open, stop]);
     } catch (e) {
-      throw e instanceof SightlineError ? e : deviceError(e, serial, this.address);
+      throw e instanceof SightlineError ? e : deviceError(e, this.targetId(serial), this.address);
     } finally {
       clearTimeout(timer);
       if (onAbort) o.signal.removeEventListener('abort', onAbort);
       stream?.destroy();
       conn?.end();
+    }
+  }
+
+  /** Copy a local file to the device over `sync:` (adb push); resolves when the device has it all. */
+  async push(serial: string, local: string, remote: string, o: RunOptions): Promise<void> {
+    if (o.signal.aborted) throw cancelled(o.label);
+    type Transfer = Awaited<ReturnType<ReturnType<Client['getDevice']>['push']>>;
+    let transfer: Transfer | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        timer = setTimeout(() => reject(new SightlineError('TIMEOUT', `${o.label} to ${this.targetId(serial)} did not finish within ${Math.round(o.timeoutMs / 1000)} s.`, 'The connection may be slow; try again.')), o.timeoutMs);
+        onAbort = () => reject(cancelled(o.label));
+        o.signal.addEventListener('abort', onAbort, { once: true });
+        this.client
+          .getDevice(serial)
+          .push(local, remote, 0o644)
+          .then((t: Transfer) => {
+            transfer = t;
+            t.on('end', () => resolve());
+            t.on('error', reject);
+          }, reject);
+      });
+    } catch (e) {
+      transfer?.cancel();
+      throw e instanceof SightlineError ? e : deviceError(e, this.targetId(serial), this.address);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) o.signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -210,9 +253,8 @@ function serverError(e: unknown, a: ServerAddress): SightlineError {
 }
 
 /** adbkit's FAIL messages (`device 'X' not found`, `device offline`, `device unauthorized.`) → codes. */
-export function deviceError(e: unknown, serial: string, a: ServerAddress): SightlineError {
+export function deviceError(e: unknown, id: string, a: ServerAddress): SightlineError {
   const msg = (e as Error).message ?? String(e);
-  const id = `android:${serial}`;
   if (/not found/i.test(msg)) return new SightlineError('TARGET_NOT_FOUND', `${id} is not connected.`, 'Call list_targets; reconnect the device or `adb connect HOST:PORT`.');
   if (/unauthori[sz]ed/i.test(msg)) return new SightlineError('DEVICE_UNAUTHORIZED', `${id} has not authorised this computer.`, UNAUTHORIZED_HINT);
   if (/offline|closed|EOF|ECONNRESET|EPIPE/i.test(msg)) return new SightlineError('DEVICE_OFFLINE', `${id} went offline (${msg}).`, OFFLINE_HINT);

@@ -8,6 +8,10 @@
  *   3. without ids on either side, the same text or content-desc and class;
  *   4. a node with neither id nor label: same class at the same place over much the same box,
  *      likewise anonymous (after a layout shift such a node is lost rather than guessed).
+ * A node without a label of its own (a list row around its TextViews) is also known by its
+ * content, the first labels inside it: rows sharing an id, or with none, must keep their content
+ * to count as the same (a recycled row at the old place showing another item is another element),
+ * and one that kept it is found again elsewhere (the list scrolled).
  * Within a step, candidates rank by label agreement, then hierarchy and box closeness. Two equally
  * good ones are ambiguous; none is "gone". Pure; works on parseUiDump's nodes (parentId + dump order).
  */
@@ -28,6 +32,8 @@ export interface NodeFingerprint {
   bounds: Rect;
   /** How many nodes of its dump carried the same resource-id (1: unique). */
   idCount: number;
+  /** For a node without a label: the first labels inside it (normalised), what a list row shows. */
+  content?: string;
 }
 
 export type Relocation =
@@ -35,7 +41,7 @@ export type Relocation =
   /** Equally good candidates, best first. */
   | { ambiguous: SourceUiNode[] };
 
-interface Place {
+export interface Place {
   indexPath: number[];
   classPath: string[];
 }
@@ -64,6 +70,27 @@ export function fingerprint(nodes: readonly SourceUiNode[], id: string, places =
   const place = places.get(id);
   if (!node || !place) return undefined;
   const rid = resourceId(node);
+  return fingerprintOf(node, place, rid ? nodes.filter((n) => resourceId(n) === rid).length : 0, contentsOf(nodes).get(id));
+}
+
+/** Every node's fingerprint in one pass (a dump of N nodes: O(N), where N calls of `fingerprint` are O(N²)). */
+export function fingerprintAll(nodes: readonly SourceUiNode[], places = hierarchyPlaces(nodes), contents = contentsOf(nodes)): Map<string, NodeFingerprint> {
+  const idCounts = new Map<string, number>();
+  for (const n of nodes) {
+    const rid = resourceId(n);
+    if (rid) idCounts.set(rid, (idCounts.get(rid) ?? 0) + 1);
+  }
+  const out = new Map<string, NodeFingerprint>();
+  for (const n of nodes) {
+    const place = places.get(n.id);
+    const rid = resourceId(n);
+    if (place) out.set(n.id, fingerprintOf(n, place, rid ? idCounts.get(rid)! : 0, contents.get(n.id)));
+  }
+  return out;
+}
+
+function fingerprintOf(node: SourceUiNode, place: Place, idCount: number, content: string | undefined): NodeFingerprint {
+  const rid = resourceId(node);
   const text = node.attributes?.text;
   const desc = node.attributes?.['content-desc'];
   return {
@@ -74,8 +101,32 @@ export function fingerprint(nodes: readonly SourceUiNode[], id: string, places =
     indexPath: place.indexPath,
     classPath: place.classPath,
     bounds: { ...node.bounds },
-    idCount: rid ? nodes.filter((n) => resourceId(n) === rid).length : 0,
+    idCount,
+    ...(content && !text && !desc ? { content } : {}),
   };
+}
+
+/** Labels inside a node that count as its content: the first few, never an editable field's value. */
+const CONTENT_LABELS = 3;
+
+/**
+ * Each node's content: the first labels (text, else content-desc) of its descendants in dump
+ * order, normalised. A field's value is left out (it changes as the user types).
+ */
+export function contentsOf(nodes: readonly SourceUiNode[]): Map<string, string> {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const labels = new Map<string, string[]>();
+  for (const n of nodes) {
+    const label = /EditText|AutoCompleteTextView/.test(n.role) ? n.attributes?.['content-desc'] : n.attributes?.text || n.attributes?.['content-desc'];
+    if (!label) continue;
+    for (let p = n.parentId === undefined ? undefined : byId.get(n.parentId); p; p = p.parentId === undefined ? undefined : byId.get(p.parentId)) {
+      const list = labels.get(p.id) ?? [];
+      if (list.length >= CONTENT_LABELS) continue;
+      list.push(normalizeText(label));
+      labels.set(p.id, list);
+    }
+  }
+  return new Map([...labels].map(([id, l]) => [id, l.join(' | ')]));
 }
 
 const STEP = { 'id-path': 0, id: 1, label: 2, path: 3 } as const;
@@ -84,8 +135,9 @@ const MIN_ANONYMOUS_OVERLAP = 0.75;
 type Via = keyof typeof STEP;
 
 /** The fingerprinted element in a fresh dump: found, ambiguous, or undefined when it is gone. */
-export function relocate(fp: NodeFingerprint, nodes: readonly SourceUiNode[], places = hierarchyPlaces(nodes)): Relocation | undefined {
+export function relocate(fp: NodeFingerprint, nodes: readonly SourceUiNode[], places = hierarchyPlaces(nodes), contents?: Map<string, string>): Relocation | undefined {
   const oldLabel = !!(fp.text || fp.desc);
+  const inside = fp.content ? (contents ?? contentsOf(nodes)) : undefined;
   const freshIdCount = fp.resourceId ? nodes.filter((n) => resourceId(n) === fp.resourceId).length : 0;
   const uniqueId = fp.idCount === 1 && freshIdCount === 1;
   const scored: { node: SourceUiNode; via: Via; score: number }[] = [];
@@ -94,18 +146,22 @@ export function relocate(fp: NodeFingerprint, nodes: readonly SourceUiNode[], pl
     if (n.role !== fp.className || !place) continue;
     const rid = resourceId(n);
     const agrees = labelAgrees(fp, n);
+    // A node known by its content (a row) must still show it; one with none is judged as before.
+    const keepsContent = !inside || (!hasLabel(n) && inside.get(n.id) === fp.content);
     const samePlace = sameArray(place.indexPath, fp.indexPath) && sameArray(place.classPath, fp.classPath);
     let via: Via | undefined;
     if (fp.resourceId && rid === fp.resourceId) {
       // Views sharing an id (list rows) must keep their label: the row at the old place may now be another item.
-      if (samePlace && (uniqueId || !oldLabel || agrees)) via = 'id-path';
-      else if (agrees || uniqueId) via = 'id';
+      if (samePlace && (uniqueId || (!oldLabel && keepsContent) || agrees)) via = 'id-path';
+      else if (agrees || uniqueId || (!oldLabel && inside && keepsContent)) via = 'id';
     } else if (!fp.resourceId && !rid) {
       // Ids do not come and go within one build: a node that gained or lost one is another node.
       if (oldLabel && agrees) via = 'label';
-      else if (!oldLabel && !hasLabel(n) && samePlace && overlap(fp.bounds, n.bounds) >= MIN_ANONYMOUS_OVERLAP) via = 'path';
+      else if (!oldLabel && inside && keepsContent) via = 'label';
+      else if (!oldLabel && !hasLabel(n) && keepsContent && samePlace && overlap(fp.bounds, n.bounds) >= MIN_ANONYMOUS_OVERLAP) via = 'path';
     }
-    if (via) scored.push({ node: n, via, score: (agrees ? 4 : 0) + 2 * pathCloseness(fp, place) + boxCloseness(fp.bounds, n.bounds) });
+    const known = agrees || (!!inside && keepsContent);
+    if (via) scored.push({ node: n, via, score: (known ? 4 : 0) + 2 * pathCloseness(fp, place) + boxCloseness(fp.bounds, n.bounds) });
   }
   if (scored.length === 0) return undefined;
   scored.sort((a, b) => STEP[a.via] - STEP[b.via] || b.score - a.score);

@@ -97,6 +97,14 @@ export function parseForegroundPackage(text: string): string | undefined {
   return undefined;
 }
 
+/** The focused activity as `pkg/.Activity` (`mFocusedApp=ActivityRecord{2c7a u0 pkg/.Main t42}`), else the focused window's. */
+export function parseForegroundActivity(text: string): string | undefined {
+  const m = /mFocusedApp=.*?ActivityRecord\{\S+ (?:u\d+ )?([\w.]+\/[\w.$]+)/.exec(text) ?? /mCurrentFocus=Window\{\S+ \S+ ([\w.]+\/[\w.$]+)\}/.exec(text);
+  if (!m) return undefined;
+  const [pkg, cls] = m[1]!.split('/') as [string, string];
+  return `${pkg}/${cls.startsWith(`${pkg}.`) ? cls.slice(pkg.length) : cls}`;
+}
+
 /** `getprop a; getprop b; …` prints one value per line, in order. */
 export function parseGetpropLines(text: string, keys: readonly string[]): Record<string, string> {
   const lines = text.replace(/\r\n/g, '\n').split('\n');

@@ -8,8 +8,13 @@ import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
 import type { TargetInfo } from '../../../../shared/frame.ts';
 import type { CaptureOptions, CapturedImage, FrameCheck, ScreenPort, StoredFrame } from '../source.ts';
 import { OFFLINE_HINT } from './adb.ts';
-import { TIMEOUT, isReady, stateHint, type AndroidDevices } from './devices.ts';
+import { TIMEOUT, isReady, stateHint, type AndroidDevices, type DeviceRef } from './devices.ts';
+import { naturalOf, orientationOf } from './orientation.ts';
 import { FOCUS_COMMAND, checkPng, parseForegroundPackage, type DisplayInfo } from './parse.ts';
+import { dedupeTargets, mapLimit, type ListedTarget } from './servers.ts';
+
+/** Devices read at once while listing (each costs two shell streams; thousands would exhaust sockets). */
+const LIST_CONCURRENCY = 16;
 
 /** What a frame's state holds: enough to tell later whether the screen changed under it. */
 export const androidFrameState = z.object({
@@ -34,30 +39,44 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
   }
 
   async listTargets(signal: AbortSignal): Promise<TargetInfo[]> {
-    const adb = await this.#d.adb();
-    const states = [...(await adb.devices()).entries()].sort(([a], [b]) => a.localeCompare(b));
-    return Promise.all(states.map(([serial, state]) => this.#target(serial, state, signal)));
+    const servers = [undefined, ...this.#d.extraServers];
+    const lists = await Promise.all(
+      servers.map(async (server) => {
+        try {
+          const states = [...(await (await this.#d.adb(server)).devices()).entries()].sort(([a], [b]) => a.localeCompare(b));
+          return states.map(([serial, state]) => ({ ref: this.#d.ref(server, serial), state }));
+        } catch (e) {
+          return e as Error;
+        }
+      }),
+    );
+    // One server down leaves the others listed (health names it); all down is an error.
+    const up = lists.filter((l): l is Exclude<typeof l, Error> => !(l instanceof Error));
+    if (up.length === 0) throw lists[0] as Error;
+    const listed = await mapLimit(up.flat(), LIST_CONCURRENCY, ({ ref, state }) => this.#target(ref, state, signal));
+    return dedupeTargets(listed);
   }
 
-  async #target(serial: string, state: string, signal: AbortSignal): Promise<TargetInfo> {
-    const id = `android:${serial}`;
+  async #target(ref: DeviceRef, state: string, signal: AbortSignal): Promise<ListedTarget> {
+    const { id, serial } = ref;
     const kind = serial.startsWith('emulator-') ? 'emulator' : 'device';
+    const where = ref.server ? { server: ref.server } : {};
     if (!isReady(state)) {
-      return { id, source: 'android', kind, title: `${serial} (${state})`, state, details: { serial }, hint: stateHint(state) };
+      return { info: { id, source: 'android', kind, title: `${serial} (${state})`, state, details: { serial, ...where }, hint: stateHint(state) } };
     }
     try {
       const [props, display, focus] = await Promise.all([
-        this.#d.deviceProps(serial, signal),
-        this.#d.display(serial, signal, true),
-        this.#d.shell(serial, FOCUS_COMMAND, signal, 'reading the app in front').catch(() => ''),
+        this.#d.deviceProps(ref, signal),
+        this.#d.display(ref, signal, true),
+        this.#d.shell(ref, FOCUS_COMMAND, signal, 'reading the app in front').catch(() => ''),
       ]);
       const title = [props.manufacturer, props.model].filter(Boolean).join(' ') || serial;
       const pkg = parseForegroundPackage(focus);
-      return {
+      const info: TargetInfo = {
         id,
         source: 'android',
         kind,
-        title: `${title} (${serial})`,
+        title: `${title} (${ref.server ? `${serial} via ${ref.server}` : serial})`,
         // The app in front: what the input allowlist names for Android.
         ...(pkg ? { app: pkg } : {}),
         bounds: { x: 0, y: 0, ...display.size },
@@ -65,6 +84,7 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
         state: 'device',
         details: {
           serial,
+          ...where,
           package: pkg,
           model: props.model,
           manufacturer: props.manufacturer,
@@ -74,23 +94,26 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
           naturalSize: display.natural,
           density: display.density,
           rotation: display.rotation ?? null,
+          ...(display.rotation !== undefined ? { orientation: orientationOf(display.rotation, naturalOf(display.natural)) } : {}),
         },
       };
+      return { info, ...(props.bootId ? { bootId: props.bootId } : {}) };
     } catch (e) {
       // Listed as it is (e.g. dropped while being read), never failing the whole list.
       const err = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error).message, OFFLINE_HINT);
-      return { id, source: 'android', kind, title: `${serial} (${err.code === 'DEVICE_OFFLINE' ? 'offline' : 'unreadable'})`, state: err.code === 'DEVICE_OFFLINE' ? 'offline' : state, details: { serial, error: err.message }, hint: err.hint ?? OFFLINE_HINT };
+      return { info: { id, source: 'android', kind, title: `${serial} (${err.code === 'DEVICE_OFFLINE' ? 'offline' : 'unreadable'})`, state: err.code === 'DEVICE_OFFLINE' ? 'offline' : state, details: { serial, ...where, error: err.message }, hint: err.hint ?? OFFLINE_HINT } };
     }
   }
 
   async capture(target: string, options: CaptureOptions): Promise<CapturedImage<AndroidFrameState>> {
-    const serial = this.#d.serial(target);
-    return this.#d.exclusive(serial, options.signal, async () => {
+    const ref = this.#d.device(target);
+    const { serial } = ref;
+    return this.#d.exclusive(ref, options.signal, async () => {
       // Read the screen geometry alongside the pixels; a rotation between the two is retried once.
       for (let attempt = 0; ; attempt++) {
         const [raw, display] = await Promise.all([
-          this.#d.run(serial, 'exec:screencap -p', options.signal, 'screencap', TIMEOUT.screencap).catch((e: unknown) => e as Error),
-          this.#d.display(serial, options.signal, true).catch((e: unknown) => e as Error),
+          this.#d.run(ref, 'exec:screencap -p', options.signal, 'screencap', TIMEOUT.screencap).catch((e: unknown) => e as Error),
+          this.#d.display(ref, options.signal, true).catch((e: unknown) => e as Error),
         ]);
         let png: ReturnType<typeof checkPng>;
         try {
@@ -98,14 +121,14 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
           png = checkPng(raw);
           if (display instanceof Error) throw display;
         } catch (e) {
-          throw await this.#d.explain(serial, e, (msg) => new SightlineError('SCREENSHOT_FAILED', `screencap on android:${serial} failed: ${msg}.`, 'Capture again; if it keeps failing, unlock the device (secure screens such as a lock screen with DRM cannot be captured).'));
+          throw await this.#d.explain(ref, e, (msg) => new SightlineError('SCREENSHOT_FAILED', `screencap on ${ref.id} failed: ${msg}.`, 'Capture again; if it keeps failing, unlock the device (secure screens such as a lock screen with DRM cannot be captured).'));
         }
         const pngLandscape = png.width > png.height;
         const displayLandscape = display.size.width > display.size.height;
         if (pngLandscape !== displayLandscape && attempt === 0 && png.width !== png.height) continue;
         const state: AndroidFrameState = { serial, width: png.width, height: png.height, rotation: display.rotation ?? null, display: display.size };
         return {
-          target: `android:${serial}`,
+          target: ref.id,
           pixels: { kind: 'encoded', data: png.data },
           sourceSize: { width: png.width, height: png.height },
           origin: { x: 0, y: 0 },
@@ -117,9 +140,9 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
   }
 
   async checkFrame(frame: StoredFrame<AndroidFrameState>, signal: AbortSignal): Promise<FrameCheck> {
-    const serial = this.#d.serial(frame.target);
-    await this.#d.requireReady(serial);
-    const display = await this.#d.display(serial, signal);
+    const ref = this.#d.device(frame.target);
+    await this.#d.requireReady(ref);
+    const display = await this.#d.display(ref, signal);
     assertFresh(frame, display);
     return {};
   }

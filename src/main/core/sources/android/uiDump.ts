@@ -84,7 +84,8 @@ export function parseBounds(s: string): Rect {
   return { x: x1, y: y1, width: Math.max(0, x2 - x1), height: Math.max(0, y2 - y1) };
 }
 
-function intersects(r: Rect, s: { width: number; height: number }): boolean {
+/** Whether a box shows on a screen of this size (some of it, with a non-empty box). */
+export function intersects(r: Rect, s: { width: number; height: number }): boolean {
   return r.width > 0 && r.height > 0 && r.x < s.width && r.y < s.height && r.x + r.width > 0 && r.y + r.height > 0;
 }
 

@@ -36,8 +36,14 @@ async function health(session: DesktopSession): Promise<SourceHealth> {
   if (!h.available || (displayServer(facts) !== 'x11' && displayServer(facts) !== 'xwayland')) return h;
   // An X display that is set but cannot be opened (server gone, no access).
   try {
-    const { Monitor } = await session.loadShots();
+    const { Monitor, Window } = await session.loadShots();
     if (Monitor.all().length === 0) throw new Error('no monitors');
+    try {
+      Window.all();
+    } catch {
+      const check = { id: 'window-manager', label: 'Window manager', status: 'warning' as const, detail: 'No window manager lists windows on this display: only whole displays can be captured and driven.', fix: 'Run a window manager that supports EWMH (any desktop session does).' };
+      return { ...h, degraded: true, reason: 'no window manager: windows cannot be listed, displays can', remediation: check.fix, checks: [...(h.checks ?? []), check] };
+    }
     return h;
   } catch (e) {
     return { ...h, available: false, reason: `cannot open X display ${facts.display} (${(e as Error).message})`, remediation: 'Check that the X server runs and DISPLAY / desktop.display names it (and XAUTHORITY allows access).' };

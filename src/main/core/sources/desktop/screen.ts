@@ -4,7 +4,7 @@
  * that only moved is re-mapped, one that was resized is stale.
  */
 import { z } from 'zod';
-import { SightlineError } from '../../../../shared/errors.ts';
+import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
 import type { TargetInfo } from '../../../../shared/frame.ts';
 import type { CaptureOptions, CapturedImage, FrameCheck, ScreenPort, StoredFrame } from '../source.ts';
 import { MAC_SCREEN_RECORDING } from './environment.ts';
@@ -45,9 +45,14 @@ export class DesktopScreen implements ScreenPort<DesktopFrameState> {
         details: { primary: get(() => m.isPrimary()) ?? false, rotation: get(() => m.rotation()) ?? 0 },
       });
     }
-    for (const w of allWindows(Window)) {
+    // Without a window manager X11 lists no windows; the displays can still be captured.
+    const windows = listable(() => allWindows(Window));
+    for (const w of windows ?? []) {
       const info = windowInfo(w);
       if (info) out.push(info);
+    }
+    if (!windows) {
+      for (const d of out) d.hint = 'Windows cannot be listed here (no window manager): capture the display and act in its pixels.';
     }
     return out;
   }
@@ -110,5 +115,15 @@ export class DesktopScreen implements ScreenPort<DesktopFrameState> {
       throw new SightlineError('FRAME_STALE', `${frame.target} was resized from ${s.width}×${s.height} to ${now.width}×${now.height} since frame ${frame.ref}.`, 'Capture again.');
     }
     return { shift: { x: now.x - s.x, y: now.y - s.y } };
+  }
+}
+
+/** The windows, or undefined when the platform cannot list them (X11 without a window manager). */
+function listable<T>(list: () => T[]): T[] | undefined {
+  try {
+    return list();
+  } catch (e) {
+    if (isSightlineError(e) && e.code === 'SOURCE_UNAVAILABLE') return undefined;
+    throw e;
   }
 }

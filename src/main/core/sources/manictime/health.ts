@@ -48,23 +48,25 @@ export async function archiveHealth(d: HealthDeps): Promise<SourceHealth> {
           id: 'manictime.screenshots',
           label: 'Screenshots folder found',
           status: 'error',
-          detail: `${loc.screenshotsDir ?? 'no data folder'} does not exist`,
-          fix: `${REMEDIATION_CAPTURE} If ManicTime keeps screenshots elsewhere, set manictime.screenshotsDir.`,
+          detail: loc.screenshotsDir ? `${loc.screenshotsDir} does not exist` : 'there is no Screenshots folder without a ManicTime data folder',
+          fix: loc.screenshotsDir
+            ? `ManicTime creates it once screenshots are on (${SETTINGS_PATH}). If ManicTime keeps screenshots elsewhere, set manictime.screenshotsDir.`
+            : 'Find the ManicTime data folder first (see above).',
         },
   );
   const ageH = range.total ? (nowMs - range.lastMs) / 3_600_000 : Number.POSITIVE_INFINITY;
   checks.push(
     range.total === 0
-      ? { id: 'manictime.capture', label: 'Screenshots are being captured', status: 'error', detail: 'no screenshots found', fix: REMEDIATION_CAPTURE }
+      ? { id: 'manictime.capture', label: 'Recent screenshots', status: 'error', detail: 'ManicTime has saved no screenshots here yet.', fix: REMEDIATION_CAPTURE }
       : ageH > 24
         ? {
             id: 'manictime.capture',
-            label: 'Screenshots are being captured',
+            label: 'Recent screenshots',
             status: 'warning',
-            detail: `newest screenshot is ${Math.round(ageH)} h old`,
-            fix: `${REMEDIATION_CAPTURE} Is ManicTime running?`,
+            detail: `The newest screenshot is ${Math.round(ageH)} h old: ManicTime is not running, or its screenshots were turned off.`,
+            fix: `Start ManicTime, and check that screenshots are on in ${SETTINGS_PATH}.`,
           }
-        : { id: 'manictime.capture', label: 'Screenshots are being captured', status: 'ok', detail: `${range.total} screenshots; newest ${Math.max(0, Math.round(ageH * 60))} min ago` },
+        : { id: 'manictime.capture', label: 'Recent screenshots', status: 'ok', detail: `${range.total} screenshots; the newest ${Math.max(0, Math.round(ageH * 60))} min ago` },
   );
   const spanDays = range.total ? (range.lastMs - range.firstMs) / 86_400_000 : 0;
   checks.push(

@@ -8,7 +8,7 @@ export const DEFAULT_RETENTION_DAYS = 3;
 const DAY_MS = 86_400_000;
 
 export const SETTINGS_PATH = 'ManicTime → Tools → Settings → Screenshots';
-export const REMEDIATION_CAPTURE = `Screenshot capture is off until enabled: turn it on in ${SETTINGS_PATH} (and keep ManicTime running).`;
+export const REMEDIATION_CAPTURE = `ManicTime takes no screenshots until they are turned on: ${SETTINGS_PATH} (and keep ManicTime running).`;
 export const REMEDIATION_RETENTION = `ManicTime deletes screenshots older than its retention setting (${DEFAULT_RETENTION_DAYS} days by default): raise it in ${SETTINGS_PATH} to keep more history.`;
 
 export interface ArchiveFacts {

@@ -1,0 +1,225 @@
+/**
+ * Apps, links, installs and orientation on a device: the commands and parsers of apps.ts and
+ * orientation.ts run through adb, with results that say what happened (the activity in front
+ * after a launch, the rotation read back). Listing is read-only and called directly by the
+ * module's tool; everything that changes the device arrives as a module action (`android:<verb>`)
+ * through the core's action gate, so pause, read-only mode, the allowlist and the log apply.
+ */
+import { randomBytes } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { SightlineError } from '../../../../shared/errors.ts';
+import { allowedFile } from '../../util/allowedFile.ts';
+import type { ActionDetails, CustomAction } from '../source.ts';
+import {
+  checkPackageName,
+  deviceSaid,
+  forceStopCommand,
+  formatComponent,
+  installCommand,
+  launchCommand,
+  listPackagesCommand,
+  looksLikeApk,
+  openUrlCommand,
+  parseAmStartOutput,
+  parseComponent,
+  parseForceStopOutput,
+  parseInstallOutput,
+  parsePackageList,
+  parseQueryActivities,
+  parseResolveActivity,
+  queryLaunchersCommand,
+  remoteApkPath,
+  resolveLauncherCommand,
+  type AmStartResult,
+  type Component,
+  type InstalledPackage,
+} from './apps.ts';
+import type { AndroidDevices, DeviceRef } from './devices.ts';
+import { ORIENTATIONS, ORIENTATION_SETTINGS_COMMAND, autoRotateCommand, checkOrientationApplied, naturalOf, orientationOf, parseOrientationSettings, setOrientationCommand, type Orientation } from './orientation.ts';
+import { FOCUS_COMMAND, parseForegroundActivity } from './parse.ts';
+import { ROTATION_DEG } from './screen.ts';
+
+/** `am start -W` waits for the first frame: a cold start of a heavy app takes seconds. */
+const START_TIMEOUT = 30_000;
+const SHORT = 15_000;
+
+export interface AppsOptions {
+  /** The core's settings now (`files.uploadRoots` bounds what install_apk may read). */
+  core?: () => { files: { uploadRoots: readonly string[] } };
+}
+
+export class AndroidApps {
+  readonly #d: AndroidDevices;
+  readonly #core: AppsOptions['core'];
+
+  constructor(devices: AndroidDevices, options: AppsOptions = {}) {
+    this.#d = devices;
+    this.#core = options.core;
+  }
+
+  /** Installed packages: user apps by default, system ones too with `system`, filtered by a substring. */
+  async list(target: string, o: { system?: boolean; filter?: string }, signal: AbortSignal): Promise<InstalledPackage[]> {
+    const ref = this.#d.device(target);
+    await this.#d.requireReady(ref);
+    const scope = o.system ? 'all' : 'user';
+    const all = parsePackageList(await this.#d.shell(ref, listPackagesCommand(scope), signal, 'pm list packages'), scope);
+    const f = o.filter?.toLowerCase();
+    return f ? all.filter((p) => p.package.toLowerCase().includes(f)) : all;
+  }
+
+  async perform(ref: DeviceRef, action: CustomAction, signal: AbortSignal): Promise<ActionDetails> {
+    const p = action.params;
+    switch (action.kind) {
+      case 'android:launch_app':
+        return this.#d.exclusive(ref, signal, () => this.#launch(ref, str(p.package, 'package'), optStr(p.activity), p.wait !== false, signal));
+      case 'android:stop_app':
+        return this.#d.exclusive(ref, signal, () => this.#stop(ref, str(p.package, 'package'), signal));
+      case 'android:open_url':
+        return this.#d.exclusive(ref, signal, () => this.#openUrl(ref, str(p.url, 'url'), optStr(p.package), p.wait !== false, signal));
+      case 'android:install_apk':
+        return this.#install(ref, str(p.path, 'path'), { grantPermissions: p.grantPermissions === true, allowDowngrade: p.allowDowngrade === true, allowTest: p.allowTest === true }, signal);
+      case 'android:set_orientation':
+        return this.#d.exclusive(ref, signal, () => this.#orientation(ref, str(p.orientation, 'orientation'), signal));
+      default:
+        throw new SightlineError('UNSUPPORTED', `${action.kind} is not an Android action.`, 'Android actions: launch_app, stop_app, open_url, install_apk, set_orientation.');
+    }
+  }
+
+  async #launch(ref: DeviceRef, pkg: string, activity: string | undefined, wait: boolean, signal: AbortSignal): Promise<ActionDetails> {
+    checkPackageName(pkg);
+    let component: Component;
+    let others: string[] = [];
+    if (activity) component = parseComponent(activity.includes('/') ? activity : `${pkg}/${activity}`, 'activity');
+    else {
+      const resolved = parseResolveActivity(await this.#d.shell(ref, resolveLauncherCommand(pkg), signal, 'resolving the launcher activity'), pkg);
+      if ('component' in resolved) component = resolved.component;
+      else {
+        // Several launcher activities (a suite of apps): start the first, name the others.
+        const all = parseQueryActivities(await this.#d.shell(ref, queryLaunchersCommand(pkg), signal, 'listing launcher activities'));
+        if (!all[0]) throw new SightlineError('INVALID_ARGUMENT', `${pkg} has no launcher activity Android would start.`, 'Give the activity to start.');
+        component = all[0];
+        others = all.slice(1).map(formatComponent);
+      }
+    }
+    this.#d.touch(ref);
+    const out = await this.#d.shell(ref, launchCommand(component, { wait }), signal, 'am start', START_TIMEOUT);
+    const r = parseAmStartOutput(out, { kind: 'launch', package: pkg });
+    const front = await this.#front(ref, signal);
+    const how = r.warning ? 'was running: brought to the front' : r.launchState ? `${r.launchState.toLowerCase()} start${r.totalTimeMs !== undefined ? `, ${r.totalTimeMs} ms` : ''}` : 'started';
+    const note = `${front ?? r.activity ?? formatComponent(component)} in front (${how})${others.length ? `; other launcher activities: ${others.join(', ')}` : ''}`;
+    return { note, ...startFacts(r), package: pkg, started: formatComponent(component), ...(front ? { foreground: front } : {}), ...(others.length ? { otherLaunchers: others } : {}) };
+  }
+
+  async #stop(ref: DeviceRef, pkg: string, signal: AbortSignal): Promise<ActionDetails> {
+    this.#d.touch(ref);
+    parseForceStopOutput(await this.#d.shell(ref, forceStopCommand(pkg), signal, 'am force-stop'), pkg);
+    const front = await this.#front(ref, signal);
+    return { note: `stopped ${pkg}${front ? `; ${front} in front` : ''}`, package: pkg, ...(front ? { foreground: front } : {}) };
+  }
+
+  async #openUrl(ref: DeviceRef, url: string, pkg: string | undefined, wait: boolean, signal: AbortSignal): Promise<ActionDetails> {
+    this.#d.touch(ref);
+    const out = await this.#d.shell(ref, openUrlCommand(url, { ...(pkg ? { package: pkg } : {}), wait }), signal, 'am start', START_TIMEOUT);
+    const r = parseAmStartOutput(out, { kind: 'url', uri: url, ...(pkg ? { package: pkg } : {}) });
+    const front = await this.#front(ref, signal);
+    const note = r.chooser
+      ? 'Android asks which app should open it (the chooser is in front): tap one, or call open_url again with package'
+      : `opened in ${front ?? r.activity ?? 'an app'}`;
+    return { note, ...startFacts(r), url, ...(front ? { foreground: front } : {}) };
+  }
+
+  async #install(ref: DeviceRef, path: string, options: { grantPermissions: boolean; allowDowngrade: boolean; allowTest: boolean }, signal: AbortSignal): Promise<ActionDetails> {
+    const real = await allowedFile(path, this.#core?.().files.uploadRoots ?? [], 'APK');
+    const name = basename(real);
+    const file = await open(real, 'r');
+    let size: number;
+    try {
+      const head = Buffer.alloc(4);
+      await file.read(head, 0, 4, 0);
+      size = (await file.stat()).size;
+      if (!looksLikeApk(head)) throw new SightlineError('INVALID_ARGUMENT', `${name} is not an APK (it does not start like a ZIP archive).`, 'Give the path of an .apk file (an .aab bundle must be turned into APKs with bundletool first).');
+    } finally {
+      await file.close();
+    }
+    await this.#d.requireReady(ref);
+    const remote = remoteApkPath(randomBytes(6).toString('hex'));
+    const mb = size / (1024 * 1024);
+    const before = await this.#packages(ref, signal);
+    try {
+      // Over USB a push runs at 20–40 MB/s; a remote server or Wi-Fi may give 1 MB/s.
+      await this.#d.push(ref, real, remote, signal, 60_000 + mb * 1000);
+    } catch (e) {
+      await this.#d.shell(ref, `rm -f ${remote}`, AbortSignal.timeout(5000), 'rm').catch(() => undefined);
+      throw e;
+    }
+    parseInstallOutput(await this.#d.shell(ref, installCommand(remote, options), signal, 'pm install', 120_000 + mb * 1000), name);
+    const added = [...(await this.#packages(ref, signal))].filter((p) => !before.has(p));
+    const note = added.length ? `installed ${added.join(', ')} from ${name}` : `installed ${name} (it replaced an installed app: call list_apps to see it)`;
+    return { note, file: name, bytes: size, ...(added.length ? { packages: added } : {}) };
+  }
+
+  async #orientation(ref: DeviceRef, value: string, signal: AbortSignal): Promise<ActionDetails> {
+    const display = await this.#d.display(ref, signal);
+    const natural = naturalOf(display.natural);
+    this.#d.touch(ref);
+    if (value === 'auto') {
+      checkQuiet(await this.#d.shell(ref, autoRotateCommand(true), signal, 'settings put'), 'settings put');
+    } else {
+      if (!(ORIENTATIONS as readonly string[]).includes(value)) {
+        throw new SightlineError('INVALID_ARGUMENT', `orientation ${JSON.stringify(value)} is not one of ${[...ORIENTATIONS, 'auto'].join(', ')}.`, `Use one of ${[...ORIENTATIONS, 'auto'].join(', ')}.`);
+      }
+      checkQuiet(await this.#d.shell(ref, setOrientationCommand(value as Orientation, natural), signal, 'settings put'), 'settings put');
+    }
+    // WindowManager turns the screen a moment later (with its animation): read until it did, ≤ 2 s.
+    let now = await this.#d.display(ref, signal);
+    for (let i = 0; value !== 'auto' && i < 10 && now.rotation !== undefined && orientationOf(now.rotation, natural) !== value; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      now = await this.#d.display(ref, signal);
+    }
+    const settings = parseOrientationSettings(await this.#d.shell(ref, ORIENTATION_SETTINGS_COMMAND, signal, 'settings get'));
+    if (value !== 'auto') checkOrientationApplied(value as Orientation, now.rotation, natural);
+    const shown = now.rotation === undefined ? undefined : orientationOf(now.rotation, natural);
+    const deg = now.rotation === undefined ? 'unknown' : ROTATION_DEG[now.rotation];
+    return {
+      note: `${shown ?? 'rotation unknown'} (${deg}), auto-rotate ${settings.autoRotate ? 'on' : 'off'}; frames captured before are stale`,
+      orientation: shown,
+      rotation: now.rotation ?? null,
+      autoRotate: settings.autoRotate,
+      screen: now.size,
+    };
+  }
+
+  async #front(ref: DeviceRef, signal: AbortSignal): Promise<string | undefined> {
+    return parseForegroundActivity(await this.#d.shell(ref, FOCUS_COMMAND, signal, 'reading the app in front').catch(() => ''));
+  }
+
+  async #packages(ref: DeviceRef, signal: AbortSignal): Promise<Set<string>> {
+    return new Set(parsePackageList(await this.#d.shell(ref, listPackagesCommand('user'), signal, 'pm list packages', SHORT), 'user').map((p) => p.package));
+  }
+}
+
+function startFacts(r: AmStartResult): Record<string, unknown> {
+  return {
+    ...(r.activity ? { activity: r.activity } : {}),
+    ...(r.launchState ? { launchState: r.launchState } : {}),
+    ...(r.totalTimeMs !== undefined ? { totalTimeMs: r.totalTimeMs } : {}),
+    ...(r.status ? { status: r.status } : {}),
+    ...(r.warning ? { warning: r.warning } : {}),
+    chooser: r.chooser,
+  };
+}
+
+function checkQuiet(out: string, command: string): void {
+  const said = deviceSaid(out);
+  if (said) throw new SightlineError(/SecurityException|Permission/.test(said) ? 'PERMISSION_DENIED' : 'INTERNAL', `${command} failed: ${said}`, 'Some devices lock rotation settings (a managed device, or an app in kiosk mode).');
+}
+
+function str(v: unknown, field: string): string {
+  if (typeof v !== 'string' || !v) throw new SightlineError('INVALID_ARGUMENT', `"${field}" is required.`, `Give ${field} as a string.`);
+  return v;
+}
+
+function optStr(v: unknown): string | undefined {
+  return typeof v === 'string' && v ? v : undefined;
+}
