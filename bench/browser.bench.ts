@@ -3,7 +3,8 @@
  * whole core path: source + catalog), against the raw-CDP floor (Page.captureScreenshot, JPEG
  * q70, clip.scale to 1000 px) and two peers spawned over stdio: @playwright/mcp's
  * browser_take_screenshot and chrome-devtools-mcp's take_screenshot, each pointed at Debian's
- * Chromium (never a downloaded browser). Also the UI tree on a small and a 5,000-row page.
+ * Chromium (never a downloaded browser). Also the UI tree on a small and a 5,000-row page, and
+ * the click round trip with after "summary" against after "none".
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,8 @@ export default async function run(): Promise<BenchSection> {
     const signal = new AbortController().signal;
     const tab = (await source.screen.listTargets(signal)).find((t) => String(t.details?.url).endsWith('bench.html'))!;
     const page = await driverPage(driver, tab.id.slice('browser:'.length));
+    // The start page may still be loading on a busy machine: load it again, settled, then size it.
+    await page.goto(srv.url('bench.html'));
     await resizeViewport(page, 1280, 800);
     const opts: CaptureOptions = { maxDimension: 1000, format: 'jpeg', quality: 70, raw: false, signal };
 
@@ -193,6 +196,30 @@ export default async function run(): Promise<BenchSection> {
       return { ms: p50(ms), nodes, bytes };
     };
     const smallTree = await tree();
+
+    // The click round trip as the gate runs it (staleness check, then perform), after "none"
+    // (just click) and "summary" (also what was hit, what changed, navigation, title): the
+    // outcome must stay cheap. The point is a table cell (a click that changes nothing).
+    const cell = (await source.tree.uiTree(tab.id, frame, { maxNodes: 200, signal })).find((n) => n.role === 'cell' && n.inViewport)!;
+    const point = { x: cell.bounds.x + cell.bounds.width / 2, y: cell.bounds.y + cell.bounds.height / 2 };
+    const clickWith = (after: 'none' | 'summary') => async (): Promise<void> => {
+      await source.screen.checkFrame(frame, signal);
+      await source.input.perform({ kind: 'click', target: tab.id, frame, point, button: 'left', clicks: 1, modifiers: [] }, signal, { after });
+    };
+    const clicks: [string, () => Promise<void>][] = [
+      ['none', clickWith('none')],
+      ['summary', clickWith('summary')],
+    ];
+    const ct = new Map<string, number[]>(clicks.map(([k]) => [k, []]));
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      for (const [k, fn] of [...clicks].sort(() => Math.random() - 0.5)) {
+        const dt = await timed(fn);
+        if (i >= WARMUP) ct.get(k)!.push(dt);
+      }
+    }
+    const clickNone = p50(ct.get('none')!);
+    const clickSummary = p50(ct.get('summary')!);
+
     await page.goto(srv.url('bench.html?rows=5000'));
     const elements = (await page.evaluate('document.getElementsByTagName("*").length')) as number;
     const bigTree = await tree();
@@ -228,12 +255,23 @@ export default async function run(): Promise<BenchSection> {
     }
     rows.push({ metric: 'Sightline capture payload', value: r1(kb), unit: 'KB', target: '≤ 130 KB', pass: kb <= 130 });
     rows.push({ metric: 'Sightline capture estimated vision tokens', value: tokens, unit: 'tokens', target: '≤ 900', pass: tokens <= 900 });
+    rows.push({ metric: 'click round trip (staleness check + click), after "none", p50', value: r1(clickNone), unit: 'ms' });
+    rows.push({
+      metric: 'click round trip, after "summary" (hit, changed region, navigation, title), p50',
+      value: r1(clickSummary),
+      unit: 'ms',
+      ratio: r2(clickSummary / clickNone),
+      against: 'after "none"',
+      target: '≤ 1.5×',
+      pass: clickSummary / clickNone <= 1.5,
+    });
     rows.push({ metric: `get_ui_tree (source), p50 · bench page, ${smallTree.nodes} nodes, ${r1(smallTree.bytes / 1024)} KB JSON`, value: r1(smallTree.ms), unit: 'ms' });
     rows.push({ metric: `get_ui_tree (source), p50 · ${elements} elements, maxNodes 200 → ${bigTree.nodes} nodes, ${r1(bigTree.bytes / 1024)} KB JSON`, value: r1(bigTree.ms), unit: 'ms' });
     notes.push(
       `p50 of ${RUNS} runs after ${WARMUP} warm-ups; Sightline, the raw-CDP floor and the core path interleaved on one headless Chromium tab (viewport 1280×800, DPR 1); each peer launches its own headless /usr/bin/chromium (--isolated, viewport 1280×800) and is called over stdio with the MCP SDK client, in the same rounds.`,
       'The browser source scales and encodes inside Chromium (Page.captureScreenshot with clip.scale); its overhead over the floor is one isolated-world call for viewport, scroll, devicePixelRatio and document id (for staleness and mapping) and a header probe of the result.',
       'Tokens are estimated as width × height / 750; peers return their default full-resolution PNG.',
+      'The click rows run the two steps the action gate runs for a point click on a table cell (the browser\'s staleness check, then perform), interleaved; "summary" adds one page call before the click (name what is under the point, start a MutationObserver) and one after (read the mutations once the DOM is quiet), no image.',
     );
   } finally {
     for (const p of peers) await p.close();

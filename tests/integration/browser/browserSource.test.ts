@@ -279,7 +279,7 @@ describe('capture options', () => {
     expect(doc.y).toBeGreaterThan(800);
     const imagePoint = round(sourceToImage(frame, centre(doc)));
     const details = await click(frame, imageToSource(frame, imagePoint));
-    expect(details.note).toMatch(/scrolled/);
+    expect((details.outcome as { remapped?: string }).remapped).toMatch(/scrolled the page to \(0, \d+\) to bring the point into view/);
     expect((await state<{ far?: number }>()).far).toBe(1);
   });
 

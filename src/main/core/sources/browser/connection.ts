@@ -1,14 +1,14 @@
 /**
  * One connection to one browser: found through settings, a `DevToolsActivePort` file or the
- * usual ports (127.0.0.1 only), or launched with a dedicated profile. Connects lazily, and
- * again on the next call after the connection drops. Never downloads a browser.
+ * usual ports (127.0.0.1 only), or launched with a dedicated profile; or one named endpoint of
+ * `browser.endpoints` (a remote Chrome, a Selenium Grid node, browserless) with its headers.
+ * Connects lazily, and again on the next call after the connection drops. Never downloads a browser.
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Target } from 'puppeteer-core';
 import { SightlineError } from '../../../../shared/errors.ts';
-import type { BrowserSettings } from './settings.ts';
 import {
   PROFILE_DIR_NAME,
   USUAL_DEBUG_PORTS,
@@ -17,7 +17,9 @@ import {
   launchPlan,
   parseDevToolsActivePort,
   parseEndpoint,
+  remoteWs,
   userDataDirs,
+  versionUrl,
   type BrowserExecutable,
   type Platform,
 } from './detect.ts';
@@ -31,7 +33,11 @@ const CONNECT_TIMEOUT_MS = 15_000;
 const PROBE_TIMEOUT_MS = 800;
 
 export interface ConnectionOptions {
-  settings: BrowserSettings;
+  settings: { endpoint?: string; executablePath?: string; headless: boolean };
+  /** Sent with /json/version and the WebSocket upgrade (an endpoint's access token). */
+  headers?: Record<string, string>;
+  /** The endpoint's name in browser.endpoints (undefined: the default connection). */
+  name?: string;
   dataDir: string;
   env: NodeJS.ProcessEnv;
   /** Launch a browser when nothing answers (default true; never when browser.endpoint is set). */
@@ -73,9 +79,10 @@ function targetFilter(t: Target): boolean {
   return !url.startsWith('devtools://') && !url.startsWith('chrome-extension://');
 }
 
-async function versionInfo(base: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<{ ws: string; product: string } | undefined> {
+/** Ask a /json/version URL for the browser's WebSocket endpoint. */
+async function versionInfo(url: string, timeoutMs = PROBE_TIMEOUT_MS, headers?: Record<string, string>): Promise<{ ws: string; product: string } | undefined> {
   try {
-    const res = await fetch(`${base}/json/version`, { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), ...(headers ? { headers } : {}) });
     if (!res.ok) return undefined;
     const body = (await res.json()) as { webSocketDebuggerUrl?: unknown; Browser?: unknown };
     if (typeof body.webSocketDebuggerUrl !== 'string') return undefined;
@@ -164,7 +171,7 @@ export class BrowserConnection {
     const found = await this.#discover();
     if (found) return this.#adopt(await this.#connect(found.ws), found.via, false);
     if (this.#o.settings.endpoint) {
-      throw new SightlineError('SOURCE_UNAVAILABLE', `No browser answers at browser.endpoint ${this.#o.settings.endpoint}.`, `Start the browser with remote debugging on that address, or change browser.endpoint. ${REMEDIATION}`);
+      throw new SightlineError('SOURCE_UNAVAILABLE', `No browser answers at ${this.#label()}.`, `Start the browser with remote debugging on that address, or change the setting. ${REMEDIATION}`);
     }
     if (!this.#o.autoLaunch) throw new SightlineError('SOURCE_UNAVAILABLE', 'No browser with remote debugging is running.', REMEDIATION);
     return await this.#launch();
@@ -175,24 +182,29 @@ export class BrowserConnection {
     const endpoint = this.#o.settings.endpoint;
     if (endpoint) {
       const e = parseEndpoint(endpoint);
-      if (e.kind === 'ws') return { ws: e.url, via: `browser.endpoint ${endpoint}` };
-      const v = await versionInfo(e.url, 3000);
-      return v ? { ws: v.ws, via: `browser.endpoint ${endpoint}` } : undefined;
+      if (e.kind === 'ws') return { ws: e.url, via: this.#label() };
+      const v = await versionInfo(versionUrl(endpoint), 3000, this.#o.headers);
+      return v ? { ws: remoteWs(endpoint, v.ws), via: this.#label() } : undefined;
     }
     for (const dir of [this.profileDir, ...userDataDirs(this.#platform, this.#o.env)]) {
       const port = readActivePort(dir);
       if (port && (await tcpOpen(port.port))) return { ws: `ws://127.0.0.1:${port.port}${port.path}`, via: `DevToolsActivePort in ${dir}` };
     }
     for (const port of USUAL_DEBUG_PORTS) {
-      const v = await versionInfo(`http://127.0.0.1:${port}`);
+      const v = await versionInfo(`http://127.0.0.1:${port}/json/version`);
       // Port 9222 may be something else (a Node inspector answers /json/version too).
       if (v && !/node\.js/i.test(v.product)) return { ws: v.ws, via: `port ${port}` };
     }
     return undefined;
   }
 
+  #label(): string {
+    return this.#o.name ? `browser.endpoints ${this.#o.name} (${this.#o.settings.endpoint})` : `browser.endpoint ${this.#o.settings.endpoint}`;
+  }
+
   async #connect(ws: string): Promise<Browser> {
-    const pending = puppeteer.connect({ browserWSEndpoint: ws, defaultViewport: null, protocolTimeout: PROTOCOL_TIMEOUT_MS, targetFilter });
+    const headers = this.#o.headers;
+    const pending = puppeteer.connect({ browserWSEndpoint: ws, defaultViewport: null, protocolTimeout: PROTOCOL_TIMEOUT_MS, targetFilter, ...(headers ? { headers } : {}) });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new SightlineError('SOURCE_UNAVAILABLE', `The browser at ${ws} did not accept the connection within ${CONNECT_TIMEOUT_MS / 1000} s.`, 'If Chrome asks whether to allow remote debugging, allow it; then call again.')), CONNECT_TIMEOUT_MS);
@@ -289,15 +301,23 @@ export class BrowserConnection {
       } catch {
         return { problem: `browser.endpoint ${endpoint} is not a URL` };
       }
-      const v = await versionInfo(e.kind === 'ws' ? httpBaseOf(e.url) : e.url);
-      return v ? { endpoint: v.ws, via: `browser.endpoint ${endpoint}` } : { problem: `no browser answers at browser.endpoint ${endpoint}` };
+      if (e.kind === 'ws' && this.#o.name) {
+        // A remote ws endpoint (a grid node, browserless) has no /json/version of Chrome's: connect.
+        const ok = await this.get(AbortSignal.timeout(3000)).then(
+          () => true,
+          () => false,
+        );
+        return ok ? { endpoint: e.url, via: this.#label() } : { problem: `no browser answers at ${this.#label()}` };
+      }
+      const v = await versionInfo(versionUrl(e.kind === 'ws' ? httpBaseOf(e.url) : endpoint), PROBE_TIMEOUT_MS, this.#o.headers);
+      return v ? { endpoint: v.ws, via: this.#label() } : { problem: `no browser answers at ${this.#label()}` };
     }
     for (const dir of [this.profileDir, ...userDataDirs(this.#platform, this.#o.env)]) {
       const port = readActivePort(dir);
       if (port && (await tcpOpen(port.port))) return { endpoint: `ws://127.0.0.1:${port.port}${port.path}`, via: `DevToolsActivePort in ${dir}` };
     }
     for (const port of USUAL_DEBUG_PORTS) {
-      const v = await versionInfo(`http://127.0.0.1:${port}`);
+      const v = await versionInfo(`http://127.0.0.1:${port}/json/version`);
       if (v && !/node\.js/i.test(v.product)) return { endpoint: v.ws, via: `port ${port}` };
     }
     const exe = this.executable();

@@ -188,8 +188,53 @@ export function isListedPage(url: string): boolean {
   return !scheme || !HIDDEN_SCHEMES.includes(scheme);
 }
 
-/** `browser:<CDP target id>` → the CDP target id; undefined for anything else. */
+/** Names of extra endpoints (browser.endpoints): they prefix target ids, `browser:<name>/<id>`. */
+export const ENDPOINT_NAME = /^[a-z0-9][a-z0-9_.-]{0,31}$/i;
+
+/**
+ * A browser target id split into its endpoint (undefined: the default connection) and CDP
+ * target id: `browser:<id>` or `browser:<endpoint>/<id>`; undefined for anything else.
+ */
+export function splitTabId(target: string): { endpoint?: string; id: string } | undefined {
+  const m = /^browser:(?:([^/]+)\/)?([A-Za-z0-9._-]+)$/.exec(target);
+  if (!m) return undefined;
+  const [, endpoint, id] = m;
+  if (endpoint === undefined) return { id: id! };
+  return ENDPOINT_NAME.test(endpoint) ? { endpoint, id: id! } : undefined;
+}
+
+/** The target id of a CDP target on an endpoint (undefined: the default connection). */
+export function tabTargetId(endpoint: string | undefined, id: string): string {
+  return endpoint ? `browser:${endpoint}/${id}` : `browser:${id}`;
+}
+
+/** `browser:<CDP target id>` of the default connection → the CDP target id; undefined for anything else. */
 export function cdpTargetId(target: string): string | undefined {
-  const m = /^browser:([A-Za-z0-9._-]+)$/.exec(target);
-  return m?.[1];
+  const t = splitTabId(target);
+  return t && t.endpoint === undefined ? t.id : undefined;
+}
+
+/** Where an http(s) endpoint answers /json/version: its path and query kept (a proxy path, a token). */
+export function versionUrl(endpoint: string): string {
+  const u = new URL(endpoint);
+  const path = u.pathname.replace(/\/json\/version\/?$/, '').replace(/\/+$/, '');
+  return `${u.protocol}//${u.host}${path}/json/version${u.search}`;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|0\.0\.0\.0|\[::1?\])$/i;
+
+/**
+ * The WebSocket URL to use from a remote endpoint's /json/version answer. A browser behind a
+ * proxy or in a container names itself (127.0.0.1, 0.0.0.0): then the endpoint's own host,
+ * scheme and query (a token) are used instead.
+ */
+export function remoteWs(endpoint: string, ws: string): string {
+  const e = new URL(endpoint);
+  const w = new URL(ws);
+  if (LOOPBACK.test(e.hostname) || !LOOPBACK.test(w.hostname)) return ws;
+  w.protocol = e.protocol === 'https:' ? 'wss:' : 'ws:';
+  w.hostname = e.hostname;
+  w.port = e.port;
+  if (!w.search && e.search) w.search = e.search;
+  return w.toString();
 }

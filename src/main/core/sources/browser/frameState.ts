@@ -32,8 +32,8 @@ export function readState(state: unknown): BrowserFrameState | undefined {
 
 /**
  * Why a frame no longer describes its tab, or undefined when it still does. Scrolling is not
- * staleness: a viewport frame's coordinates are viewport coordinates, and a full-page
- * frame's are document coordinates, both unchanged by a scroll.
+ * staleness: a frame records its scroll, so its points are re-mapped through page coordinates
+ * when the page moved (`remapNote` says so in the action's result), as a moved window's are.
  */
 export function staleReason(frame: BrowserFrameState, now: { loaderId: string; url: string; viewport: Size }): string | undefined {
   if (now.loaderId !== frame.loaderId) {
@@ -74,6 +74,82 @@ export function documentToViewport(point: Point, scroll: Point, viewport: Size):
     );
   }
   return p;
+}
+
+const px = (n: number): number => Math.round(n);
+
+/** What an action's result says about how its point was found (undefined: nothing moved). */
+export function remapNote(o: {
+  ref?: string;
+  moved?: { dx: number; dy: number };
+  fixed?: { role: string; name: string };
+  scrolled?: { to: Point; which: number };
+  nodes?: (string | undefined)[];
+}): string | undefined {
+  const parts: string[] = [];
+  const since = o.ref ? ` since frame ${o.ref}` : '';
+  if (o.moved && (o.moved.dx || o.moved.dy)) {
+    const by = `the page scrolled by (${px(o.moved.dx)}, ${px(o.moved.dy)}) CSS px${since}`;
+    parts.push(o.fixed ? `${by}, but the point is on a fixed ${o.fixed.role}${o.fixed.name ? ` "${o.fixed.name}"` : ''} that stays in place: not re-mapped` : `${by}; re-mapped through page coordinates`);
+  }
+  if (o.scrolled) {
+    const node = o.nodes?.[o.scrolled.which];
+    const to = `(${px(o.scrolled.to.x)}, ${px(o.scrolled.to.y)})`;
+    parts.push(node ? `node ${node} was off screen: scrolled the page to ${to} to bring it into view` : `scrolled the page to ${to} to bring the point into view`);
+  }
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+/**
+ * A point of the viewport now (CSS px, at scroll `scrollNow`) in the coordinates of the action's
+ * frame, where its boxes and points are (a page that scrolled since puts it elsewhere, maybe
+ * outside the frame's image); the viewport point itself without a frame.
+ */
+export function toFramePoint(p: Point, scrollNow: Point, frame: { state: BrowserFrameState } | undefined): Point {
+  if (!frame) return p;
+  const st = frame.state;
+  return st.fullPage ? { x: p.x + scrollNow.x, y: p.y + scrollNow.y } : { x: p.x + scrollNow.x - st.scroll.x, y: p.y + scrollNow.y - st.scroll.y };
+}
+
+/**
+ * A region measured in the viewport now (CSS px) in the coordinates of the action's frame:
+ * document coordinates for a full-page frame, the frame's own viewport (its scroll) otherwise;
+ * clipped to what the frame shows. Undefined when none of it is in the frame.
+ */
+export function toFrameRect(r: Rect, scrollNow: Point, frame: { state: BrowserFrameState; sourceSize: Size } | undefined): Rect | undefined {
+  if (!frame) return r;
+  const doc = { x: r.x + scrollNow.x, y: r.y + scrollNow.y };
+  const at = frame.state.fullPage ? doc : { x: doc.x - frame.state.scroll.x, y: doc.y - frame.state.scroll.y };
+  return intersect({ ...at, width: r.width, height: r.height }, { x: 0, y: 0, ...frame.sourceSize });
+}
+
+export function intersect(a: Rect, b: Rect): Rect | undefined {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const r = Math.min(a.x + a.width, b.x + b.width);
+  const bottom = Math.min(a.y + a.height, b.y + b.height);
+  return r > x && bottom > y ? { x, y, width: r - x, height: bottom - y } : undefined;
+}
+
+/**
+ * The clip (document CSS px) and output scale to capture `rect` of a frame again at the
+ * device's resolution: scale 1 gives CSS × devicePixelRatio pixels, lowered only to keep the
+ * long edge within `maxDimension`. Undefined when the rect lies outside the frame.
+ */
+export function regionClip(
+  rect: Rect,
+  frame: { state: BrowserFrameState; sourceSize: Size },
+  dpr: number,
+  maxDimension: number,
+): { rect: Rect; clip: Rect & { scale: number }; size: Size } | undefined {
+  const inFrame = intersect(rect, { x: 0, y: 0, ...frame.sourceSize });
+  if (!inFrame) return undefined;
+  const st = frame.state;
+  const doc = st.fullPage ? inFrame : { ...inFrame, x: inFrame.x + st.scroll.x, y: inFrame.y + st.scroll.y };
+  const long = Math.max(doc.width, doc.height) * dpr;
+  const scale = long > maxDimension ? maxDimension / long : 1;
+  const size = { width: Math.max(1, Math.round(doc.width * dpr * scale)), height: Math.max(1, Math.round(doc.height * dpr * scale)) };
+  return { rect: inFrame, clip: { ...doc, scale }, size };
 }
 
 /** The region a capture covers, in CSS px of the page (Page.captureScreenshot's clip space). */

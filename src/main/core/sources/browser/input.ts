@@ -1,17 +1,25 @@
 /**
- * Input to tabs through puppeteer's mouse and keyboard: clicks (full-page points are scrolled
- * into view first), exact typing, key combinations, wheel scrolling that waits until the page
- * stops moving, and scrolling a UI-tree node into view.
+ * Input to tabs through puppeteer's mouse and keyboard. Every action finds where it lands in
+ * one page call (aiming.ts: a frame point re-mapped through page coordinates, or a node's
+ * element at its current box, scrolled into view), acts, and tells its outcome (outcome.ts:
+ * what was hit, what received the text, navigation, dialog, title, the changed region). The
+ * module's own actions (forms, navigation, dialogs) are in forms.ts and navigation.ts.
  */
 import type { Page } from 'puppeteer-core';
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { Point } from '../../../../shared/frame.ts';
-import type { ActionDetails, InputPort, SourceAction } from '../source.ts';
-import type { BrowserFrameState } from './frameState.ts';
+import type { ActionDetails, ActionOutcome, AfterMode, CustomAction, InputPort, PerformOptions, SourceAction, StoredFrame } from '../source.ts';
+import { aimAt, aimOf, NODE_HINT, type AimAt, type Aimed } from './aiming.ts';
+import { performForm, type FormDeps } from './forms.ts';
+import { toFramePoint, type BrowserFrameState } from './frameState.ts';
+import type { BrowserFleet } from './fleet.ts';
 import { parseKeyCombo } from './keys.ts';
-import { SCROLL_INTO_VIEW_FN } from './pageScripts.ts';
-import type { TabSessions } from './tabs.ts';
-import { requirePoint } from '../aim.ts';
+import { performNavigation } from './navigation.ts';
+import { observe, type ObserveContext } from './outcome.ts';
+import { FIELD_FN, SCROLL_INTO_VIEW_FN, SELECT_ALL_FN, type FocusInfo } from './pageActions.ts';
+import type { PageElement } from './pageScripts.ts';
+import { shorten } from './tabWatch.ts';
+import type { Tab } from './tabs.ts';
 
 /** The seed's limit: longer text is refused, not truncated. */
 export const MAX_TEXT_LENGTH = 10_000;
@@ -19,89 +27,205 @@ export const MAX_TEXT_LENGTH = 10_000;
 const KEYED_TYPING_LIMIT = 200;
 const INSERT_CHUNK = 2_000;
 
+type Action = SourceAction<BrowserFrameState>;
 type CdpCall = (method: string, params?: Record<string, unknown>) => Promise<unknown>;
 
-export class BrowserInput implements InputPort<BrowserFrameState> {
-  readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'scroll_into_view'] as const;
-  readonly #tabs: TabSessions;
+const BUILTIN = ['click', 'type_text', 'press_key', 'scroll', 'scroll_into_view', 'hover', 'drag'] as const;
 
-  constructor(tabs: TabSessions) {
-    this.#tabs = tabs;
+export class BrowserInput implements InputPort<BrowserFrameState> {
+  readonly actions = BUILTIN;
+  readonly #fleet: BrowserFleet;
+  readonly #forms: FormDeps;
+
+  constructor(fleet: BrowserFleet, forms: FormDeps) {
+    this.#fleet = fleet;
+    this.#forms = forms;
   }
 
-  async perform(action: SourceAction<BrowserFrameState>, signal: AbortSignal): Promise<ActionDetails> {
-    switch (action.kind) {
-      case 'click':
-      case 'type_text':
-      case 'press_key':
-      case 'scroll':
-      case 'scroll_into_view':
-        break;
-      default:
-        throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported by the browser source.`, 'Use click, type_text, press_key, scroll or scroll_into_view.');
+  async perform(action: Action, signal: AbortSignal, options?: PerformOptions): Promise<ActionDetails> {
+    const after: AfterMode = options?.after ?? 'summary';
+    if (action.kind.startsWith('browser:')) {
+      const custom = action as CustomAction<BrowserFrameState>;
+      const nav = await performNavigation(this.#fleet, custom, signal);
+      if (nav) return nav;
+      return this.#fleet.forTarget(custom.target).withTab(custom.target, signal, 'action', (tab) => performForm(this.#ctx(custom.target, tab, after, signal, custom.frame), custom, this.#forms));
+    }
+    if (!(BUILTIN as readonly string[]).includes(action.kind)) {
+      throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported by the browser source.`, `Use ${BUILTIN.join(', ')}.`);
     }
     // Bad input is refused before anything is touched.
-    if (action.kind === 'type_text') checkText(action.text);
+    if (action.kind === 'type_text') checkText(action.text, action.clear === true);
     const combo = action.kind === 'press_key' ? parseKeyCombo(action.key) : undefined;
     if (action.kind === 'click') checkClick(action.clicks, action.button, action.modifiers);
+    if (action.kind === 'scroll' && (!Number.isFinite(action.deltaX) || !Number.isFinite(action.deltaY))) throw new SightlineError('INVALID_ARGUMENT', 'deltaX and deltaY must be numbers.', 'Give deltas in image pixels of the frame, e.g. deltaY: 300.');
 
-    const tabs = this.#tabs;
-    return tabs.withTab(action.target, signal, 'action', async (tab) => {
-      const page = await tabs.page(tab);
+    const sessions = this.#fleet.forTarget(action.target);
+    return sessions.withTab(action.target, signal, 'action', async (tab) => {
+      const frame = 'frame' in action ? action.frame : undefined;
+      const ctx = this.#ctx(action.target, tab, after, signal, frame);
+      await tab.watch.trackNetwork().catch(() => undefined);
+      const page = await sessions.page(tab);
+      const summary = after !== 'none';
       switch (action.kind) {
         case 'click': {
-          const { point, note } = await tabs.toViewport(tab, action.frame?.state, requirePoint(action));
-          await holding(page, action.modifiers, () => page.mouse.click(point.x, point.y, { button: action.button, count: action.clicks, delay: action.holdMs }));
-          return withNote({ viewportPoint: point }, note);
+          const pre = await aimAt(sessions, tab, { frame, from: required(action), hit: summary, observe: summary });
+          const p = pre.points[0]!;
+          const { outcome } = await observe(ctx, pre, () => holding(page, action.modifiers, () => page.mouse.click(p.x, p.y, { button: action.button, count: action.clicks, delay: action.holdMs })));
+          return details(ctx, pre, outcome, p);
         }
-        case 'type_text': {
-          let note: string | undefined;
-          if (action.point) {
-            const v = await tabs.toViewport(tab, action.frame?.state, action.point);
-            note = v.note;
-            await page.mouse.click(v.point.x, v.point.y);
-          }
-          const how = await typeText(page, (method, params) => tab.session.send(method as 'Input.insertText', params as { text: string }), action.text, signal);
-          return withNote({ characters: [...action.text].length, method: how }, note);
+        case 'hover': {
+          const pre = await aimAt(sessions, tab, { frame, from: required(action), hit: summary, observe: summary });
+          const p = pre.points[0]!;
+          const { outcome } = await observe(ctx, pre, () => page.mouse.move(p.x, p.y, { steps: 2 }), { cssEffects: true });
+          return details(ctx, pre, outcome, p);
         }
+        case 'drag':
+          return drag(ctx, page, action, summary);
+        case 'type_text':
+          return typeInto(ctx, page, action, summary);
         case 'press_key': {
-          const { modifiers, key } = combo as NonNullable<typeof combo>;
-          await holding(page, modifiers, () => page.keyboard.press(key));
-          return { key: [...modifiers, key].join('+') };
+          const { modifiers, key } = combo!;
+          const pre = summary ? await aimAt(sessions, tab, { observe: true }) : undefined;
+          const { outcome } = await observe(ctx, pre, () => holding(page, modifiers, () => page.keyboard.press(key)));
+          return { key: [...modifiers, key].join('+'), outcome };
         }
-        case 'scroll': {
-          if (!Number.isFinite(action.deltaX) || !Number.isFinite(action.deltaY)) throw new SightlineError('INVALID_ARGUMENT', 'deltaX and deltaY must be numbers.', 'Give deltas in image pixels of the frame, e.g. deltaY: 300.');
-          let point: Point | undefined;
-          let note: string | undefined;
-          if (action.point) ({ point, note } = await tabs.toViewport(tab, action.frame?.state, action.point));
-          const before = (await tabs.metrics(tab)).m;
-          // No point: the wheel turns over the middle of the viewport (deltas are CSS px).
-          point ??= { x: before.w / 2, y: before.h / 2 };
-          await page.mouse.move(point.x, point.y);
-          await page.mouse.wheel({ deltaX: action.deltaX, deltaY: action.deltaY });
-          const after = await tabs.settledScroll(tab, { x: before.sx, y: before.sy }, signal);
-          return withNote({ viewportPoint: point, scroll: after }, note);
-        }
+        case 'scroll':
+          return scroll(ctx, page, action);
         case 'scroll_into_view': {
-          const r = await tabs.call<{ x: number; y: number; w: number; h: number; sx: number; sy: number } | null>(tab, SCROLL_INTO_VIEW_FN, [action.node, action.block, action.inline]);
-          if (!r) {
-            throw new SightlineError('NODE_NOT_FOUND', `Node "${action.node}" is not on the page any more (or is not a node id from get_ui_tree).`, 'Call get_ui_tree again and use an id from it.', { node: action.node });
-          }
-          return { bounds: { x: r.x, y: r.y, width: r.w, height: r.h }, scroll: { x: r.sx, y: r.sy } };
+          type Shown = { x: number; y: number; w: number; h: number; sx: number; sy: number; el: PageElement } | null;
+          const args = [action.node, action.block, action.inline];
+          let r = await sessions.call<Shown>(tab, SCROLL_INTO_VIEW_FN, args);
+          if (!r && (await sessions.adoptWorld(tab, action.node))) r = await sessions.call<Shown>(tab, SCROLL_INTO_VIEW_FN, args);
+          if (!r) throw new SightlineError('NODE_NOT_FOUND', `Node "${action.node}" is no longer on the page (or is not a node id from get_ui_tree).`, NODE_HINT, { node: action.node });
+          const point = { x: r.x + r.w / 2, y: r.y + r.h / 2 };
+          return { bounds: { x: r.x, y: r.y, width: r.w, height: r.h }, scroll: { x: r.sx, y: r.sy }, point, outcome: { hit: r.el } };
         }
         default:
-          throw new SightlineError('UNSUPPORTED', 'Unsupported action.', 'Use click, type_text, press_key, scroll or scroll_into_view.');
+          throw new SightlineError('UNSUPPORTED', 'Unsupported action.', `Use ${BUILTIN.join(', ')}.`);
       }
     });
   }
+
+  #ctx(target: string, tab: Tab, after: AfterMode, signal: AbortSignal, frame: StoredFrame<BrowserFrameState> | undefined): ObserveContext {
+    return { tabs: this.#fleet.forTarget(target), tab, after, signal, ...(frame ? { frame } : {}) };
+  }
 }
 
-function withNote(details: ActionDetails, note: string | undefined): ActionDetails {
-  return note ? { ...details, note } : details;
+function required(a: { kind: string; node?: string; point?: Point }): AimAt {
+  const aim = aimOf(a);
+  if (!aim) throw new SightlineError('INVALID_ARGUMENT', `${a.kind} needs x, y or a node.`, 'Give x, y in image pixels of the frame you saw, or a node id from get_ui_tree.');
+  return aim;
 }
 
-function checkText(text: string): void {
-  if (typeof text !== 'string' || text.length === 0) throw new SightlineError('INVALID_ARGUMENT', 'type_text needs a non-empty "text".', 'Give the text to type.');
+/**
+ * What a pointer action reports: where it landed in the frame's coordinates (the core maps that
+ * into the frame's image) and in the viewport now; the re-mapping is in the outcome, told once.
+ */
+function details(ctx: ObserveContext, pre: Aimed, outcome: ActionOutcome, point: Point, extra: Record<string, unknown> = {}): ActionDetails {
+  return { ...extra, point: toFramePoint(point, pre.scroll, ctx.frame), viewportPoint: point, outcome };
+}
+
+async function drag(ctx: ObserveContext, page: Page, a: Extract<Action, { kind: 'drag' }>, summary: boolean): Promise<ActionDetails> {
+  const to: AimAt | undefined = a.toNode ? { node: a.toNode } : a.to ? { point: a.to } : undefined;
+  if (!to) throw new SightlineError('INVALID_ARGUMENT', 'drag needs an end: toX, toY or toNode.', 'Give the end point in image pixels of the same frame, or a node id.');
+  const pre = await aimAt(ctx.tabs, ctx.tab, { frame: ctx.frame, from: required(a), to, hit: summary, dropHit: summary, observe: summary });
+  const [from, end] = [pre.points[0]!, pre.points[1]!];
+  const duration = Math.max(0, Math.min(10_000, Number.isFinite(a.durationMs) ? a.durationMs : 300));
+  // Enough intermediate moves for drag thresholds and dragover handlers (HTML5 drag and drop included).
+  const steps = Math.max(5, Math.min(40, Math.round(duration / 16)));
+  const { outcome } = await observe(ctx, pre, async () => {
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    try {
+      if (a.holdMs) await sleep(a.holdMs);
+      for (let i = 1; i <= steps; i++) {
+        await page.mouse.move(from.x + ((end.x - from.x) * i) / steps, from.y + ((end.y - from.y) * i) / steps);
+        if (duration) await sleep(duration / steps);
+      }
+    } finally {
+      await page.mouse.up();
+    }
+  });
+  return details(ctx, pre, outcome, from, { to: end, ...(pre.dropHit ? { drop: pre.dropHit } : {}) });
+}
+
+async function scroll(ctx: ObserveContext, page: Page, a: Extract<Action, { kind: 'scroll' }>): Promise<ActionDetails> {
+  const aim = aimOf(a);
+  const pre = await aimAt(ctx.tabs, ctx.tab, { frame: ctx.frame, ...(aim ? { from: aim } : {}) });
+  // No point: the wheel turns over the middle of the viewport (deltas are CSS px).
+  const point = pre.points[0] ?? { x: pre.viewport.w / 2, y: pre.viewport.h / 2 };
+  const { outcome, value } = await observe(ctx, pre, async () => {
+    await page.mouse.move(point.x, point.y);
+    await page.mouse.wheel({ deltaX: a.deltaX, deltaY: a.deltaY });
+    return ctx.tabs.settledScroll(ctx.tab, pre.scroll, ctx.signal);
+  });
+  const after = value ?? pre.scroll;
+  const moved = after.x !== pre.scroll.x || after.y !== pre.scroll.y;
+  if (ctx.after !== 'none' && !outcome.dialog && !outcome.navigated) {
+    // The whole view moved when the page scrolled; a scrolled box inside it cannot be told apart.
+    delete outcome.changed;
+    delete outcome.changedUnknown;
+    if (moved) outcome.changed = ctx.frame ? { x: 0, y: 0, ...ctx.frame.sourceSize } : { x: 0, y: 0, width: pre.viewport.w, height: pre.viewport.h };
+    else if (a.deltaX || a.deltaY) outcome.changedUnknown = true;
+  }
+  return details(ctx, pre, outcome, point, { scroll: after });
+}
+
+async function typeInto(ctx: ObserveContext, page: Page, a: Extract<Action, { kind: 'type_text' }>, summary: boolean): Promise<ActionDetails> {
+  const { tabs, tab, signal } = ctx;
+  const aim = aimOf(a);
+  const pre = await aimAt(tabs, tab, { frame: ctx.frame, ...(aim ? { from: aim } : {}), hit: summary && !!aim, focus: !aim, observe: summary });
+  if (!aim) refuseUnlessEditable(pre.focus, tab.targetId);
+  const expect = { text: a.text, exact: a.clear === true };
+  let method: 'keys' | 'insert' | 'none' = 'none';
+  const dialogs = tab.watch.dialogsOpened;
+  let before: FocusInfo | null | undefined;
+  const { outcome } = await observe(
+    ctx,
+    pre,
+    async () => {
+      if (aim) {
+        const p = pre.points[0]!;
+        await page.mouse.click(p.x, p.y);
+        refuseUnlessEditable(await tabs.call<FocusInfo | null>(tab, FIELD_FN, [null]), tab.targetId, p);
+      }
+      if (a.clear) {
+        const sel = await tabs.call<{ had: boolean }>(tab, SELECT_ALL_FN, []);
+        if (sel.had) await page.keyboard.press('Backspace');
+      }
+      if (a.text) method = await typeText(page, (m, p) => tab.session.send(m as 'Input.insertText', p as { text: string }), a.text, signal, () => tab.watch.dialogsOpened !== dialogs);
+      if (a.submit && tab.watch.dialogsOpened === dialogs) {
+        // Read the field before Enter: submitting may clear it or leave the page.
+        if (summary) before = await tabs.call<FocusInfo | null>(tab, FIELD_FN, [expect]);
+        await page.keyboard.press('Enter');
+      }
+    },
+    { focus: !a.submit, expect },
+  );
+  if (before) outcome.received = { role: before.role, name: before.name, node: before.node, ...(before.value !== undefined ? { value: before.value } : {}), ...(before.valueMatches !== undefined ? { valueMatches: before.valueMatches } : {}) };
+  else if (!outcome.received && !aim && pre.focus && summary) outcome.received = { role: pre.focus.role, name: pre.focus.name, node: pre.focus.node };
+  const r = outcome.received;
+  const notes = [r?.valueMatches === false ? `the field now holds "${shorten(r.value ?? '', 80)}", not the typed text (a mask, a length limit or a script changed it)` : undefined];
+  const out: ActionDetails = { characters: [...a.text].length, method, outcome, ...(pre.points[0] ? { point: toFramePoint(pre.points[0], pre.scroll, ctx.frame), viewportPoint: pre.points[0] } : {}) };
+  const note = notes.filter(Boolean).join('; ');
+  if (note) out.note = note;
+  return out;
+}
+
+/** NO_FOCUSED_INPUT unless a field that takes text has the focus (nothing is typed then). */
+function refuseUnlessEditable(f: FocusInfo | null | undefined, target: string, clicked?: Point): void {
+  if (f?.editable) return;
+  const what = f ? `${f.role}${f.name ? ` "${shorten(f.name, 60)}"` : ''}${f.tag === 'input' || f.tag === 'textarea' ? ' (read-only or disabled)' : ''}` : 'nothing';
+  const where = clicked ? `Clicking (${Math.round(clicked.x)}, ${Math.round(clicked.y)}) focused ${what}` : `${what[0]!.toUpperCase()}${what.slice(1)} has the focus`;
+  throw new SightlineError(
+    'NO_FOCUSED_INPUT',
+    `${where} on ${target}: no text field would receive the text, so nothing was typed.`,
+    clicked ? 'Aim at the field itself (node from get_ui_tree, or x, y inside it).' : 'Give the field as node (from get_ui_tree) or x, y, or click it first.',
+  );
+}
+
+function checkText(text: string, clear: boolean): void {
+  if (typeof text !== 'string' || (text.length === 0 && !clear)) throw new SightlineError('INVALID_ARGUMENT', 'type_text needs a non-empty "text".', 'Give the text to type (or clear: true to empty the field).');
   const n = [...text].length;
   if (n > MAX_TEXT_LENGTH) {
     throw new SightlineError('INVALID_ARGUMENT', `The text is ${n} characters long; at most ${MAX_TEXT_LENGTH} are typed in one call.`, `Split it into several type_text calls of at most ${MAX_TEXT_LENGTH} characters.`, { length: n });
@@ -130,19 +254,25 @@ async function holding(page: Page, modifiers: readonly string[], act: () => Prom
   }
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
 /**
  * Type exactly `text`. Short text goes key by key through puppeteer's keyboard (pages see
  * keydown/keypress/keyup; characters without a key are inserted). Long text would take ~3 ms
  * per character that way, so it is inserted in chunks, with Enter and Tab still pressed as keys.
  */
-async function typeText(page: Page, send: CdpCall, text: string, signal: AbortSignal): Promise<'keys' | 'insert'> {
+async function typeText(page: Page, send: CdpCall, text: string, signal: AbortSignal, stopped: () => boolean): Promise<'keys' | 'insert'> {
   const normalised = text.replace(/\r\n?/g, '\n');
   if ([...normalised].length <= KEYED_TYPING_LIMIT) {
-    await page.keyboard.type(normalised);
+    // Key by key, so nothing more is typed once a key opened a dialog (it would land after the answer).
+    for (const ch of normalised) {
+      if (signal.aborted || stopped()) break;
+      await page.keyboard.type(ch);
+    }
     return 'keys';
   }
   for (const part of normalised.split(/([\n\t])/)) {
-    if (signal.aborted) return 'insert';
+    if (signal.aborted || stopped()) return 'insert';
     if (part === '\n') await page.keyboard.press('Enter');
     else if (part === '\t') await page.keyboard.press('Tab');
     else for (let i = 0; i < part.length; i += INSERT_CHUNK) await send('Input.insertText', { text: sliceCodePoints(part, i, INSERT_CHUNK) });
@@ -162,3 +292,4 @@ function sliceCodePoints(s: string, i: number, n: number): string {
 function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
+

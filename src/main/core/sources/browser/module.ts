@@ -6,11 +6,12 @@ import { defineTool } from '../../mcp/tool.ts';
 import { defineSource } from '../module.ts';
 import type { BrowserSource } from './browserSource.ts';
 import { browserSettings } from './settings.ts';
+import { browserTools } from './tools.ts';
 
 const scrollIntoView = defineTool({
   name: 'scroll_into_view',
   title: 'Scroll an element into view (browser)',
-  description: 'Scroll a node from get_ui_tree into view; capture again afterwards.',
+  description: 'Scroll a node from get_ui_tree into view (block/inline alignment); capture again afterwards. Returns the node\'s box in CSS px of the viewport.',
   input: {
     target: z.string().min(1).max(512).describe('A browser tab id from list_targets.'),
     node: z.string().min(1).max(128).describe('A node id from get_ui_tree.'),
@@ -36,7 +37,7 @@ export const browserModule = defineSource({
     { key: 'browser.endpoint', section: 'Connections', kind: 'text', label: 'Browser debugging endpoint', placeholder: 'http://127.0.0.1:9222' },
     { key: 'browser.executablePath', section: 'Connections', kind: 'text', label: 'Browser to launch', placeholder: '/usr/bin/chromium' },
   ],
-  tools: [scrollIntoView],
+  tools: [scrollIntoView, ...browserTools],
   actions: [
     {
       id: 'launch',
@@ -49,7 +50,7 @@ export const browserModule = defineSource({
   allowNames: (t) => [t.app, t.title, typeof t.details?.url === 'string' ? hostOf(t.details.url) : undefined],
   async create(ctx) {
     const { createBrowserSource } = await import('./browserSource.ts');
-    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env });
+    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, uploadRoots: () => ctx.core().files.uploadRoots });
   },
 });
 

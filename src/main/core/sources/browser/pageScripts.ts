@@ -2,7 +2,9 @@
  * Functions run inside the page, in Sightline's own isolated world (same DOM, separate
  * globals: the page can neither see nor tamper with them). Kept as plain-JS strings because
  * a test runner's TypeScript transform may inject helpers into `fn.toString()` that the page
- * does not have.
+ * does not have. `ELEMENTS_JS` is the part they share (spliced into a function body): the node
+ * registry and the role and accessible-name rules, so the UI tree, a click's "hit" and a typed
+ * field's name all say the same thing about one element.
  */
 
 /** What capture and the staleness check need, in one round trip (CSS px). */
@@ -37,57 +39,57 @@ export const SCROLL_FN = `function (mode, x, y) {
   return { sx: scrollX, sy: scrollY };
 }`;
 
-/** A node of the page's tree as the script returns it; bounds in viewport CSS px. */
-export interface PageNode {
-  id: string;
-  /** Index in the returned array of the nearest returned ancestor, or -1. */
-  p: number;
+/** An element as the page scripts describe it (role, accessible name, node id). */
+export interface PageElement {
   role: string;
   name: string;
-  value?: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  inView: boolean;
-  clickable: boolean;
-  enabled?: boolean;
-  attrs?: Record<string, string>;
-}
-
-export interface PageTree {
-  nodes: PageNode[];
-  /** Matching nodes seen (a lower bound: the walk stops once maxNodes are in view). */
-  total: number;
-  sx: number;
-  sy: number;
+  node: string;
 }
 
 /**
- * The compact UI tree: interactive elements and visible text blocks in document order, open
- * shadow roots included, iframes' contents not. Each returned element is remembered in a
- * WeakRef registry under an id `<token>.<n>` that stays the same for the element's life in
- * this document; the token is new for every registry, so an id never names another element.
+ * Shared declarations for a function body. Node ids live in a WeakRef registry under
+ * `<token>.<n>`: the same id for an element's whole life in this document, and never another
+ * element's (the token is new for every registry, so a new document's ids cannot collide).
  */
-export const UI_TREE_FN = `function (maxNodes, query) {
+export const ELEMENTS_JS = `
   const g = globalThis;
-  let reg = g.__sightline;
-  if (!reg) {
-    reg = g.__sightline = { token: Math.random().toString(36).slice(2, 7).padEnd(5, '0'), next: 1, ids: new WeakMap(), els: new Map() };
-  }
-  const vw = innerWidth, vh = innerHeight;
-  const q = query ? String(query).toLowerCase() : '';
-  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'math', 'br', 'wbr', 'slot']);
-  const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'font', 'label']);
+  const reg = g.__sightline || (g.__sightline = { token: Math.random().toString(36).slice(2, 7).padEnd(5, '0'), next: 1, ids: new WeakMap(), els: new Map() });
+  const idOf = (el) => {
+    let n = reg.ids.get(el);
+    if (!n) { n = reg.next++; reg.ids.set(el, n); }
+    reg.els.set(n, new WeakRef(el));
+    return reg.token + '.' + n;
+  };
+  const elOf = (id) => {
+    const m = /^([a-z0-9]+)\\.(\\d+)$/.exec(String(id));
+    if (!m || m[1] !== reg.token) return null;
+    const ref = reg.els.get(Number(m[2]));
+    const el = ref && ref.deref();
+    return el && el.isConnected ? el : null;
+  };
   const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'textbox', 'searchbox', 'combobox', 'listbox', 'slider', 'spinbutton', 'treeitem', 'scrollbar']);
   const INPUT_ROLES = { checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button', image: 'button', file: 'button', color: 'button', range: 'slider', number: 'spinbutton', search: 'searchbox' };
   const TAG_ROLES = { button: 'button', summary: 'button', textarea: 'textbox', option: 'option', img: 'img', li: 'listitem', td: 'cell', th: 'columnheader', label: 'label', p: 'paragraph', dialog: 'dialog', iframe: 'iframe', video: 'video', audio: 'audio', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading' };
-  const MAX_VISIT = 200000;
-
+  const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'week', 'time']);
   const clip = (s, n) => {
     s = String(s || '').replace(/\\s+/g, ' ').trim();
     return s.length > n ? s.slice(0, n - 1) + '…' : s;
   };
+  const typeOf = (el, tag) => (tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '');
+  const roleOf = (el, tag, type) => {
+    let role = (el.getAttribute('role') || '').trim().split(/\\s+/)[0].toLowerCase();
+    if (role === 'presentation' || role === 'none') role = '';
+    if (!role) {
+      if (tag === 'a' || tag === 'area') role = el.hasAttribute('href') ? 'link' : '';
+      else if (tag === 'input') role = INPUT_ROLES[type] || 'textbox';
+      else if (tag === 'select') role = el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      else role = TAG_ROLES[tag] || '';
+      if (!role && el.hasAttribute('contenteditable') && el.isContentEditable) role = 'textbox';
+    }
+    return role;
+  };
+  const isInteractive = (el, tag, role) => INTERACTIVE_ROLES.has(role) || tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'input' ||
+    el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0 && tag !== 'body' && tag !== 'html');
   const labelText = (label, control) => {
     let t = '';
     for (const c of label.childNodes) {
@@ -96,31 +98,32 @@ export const UI_TREE_FN = `function (maxNodes, query) {
     }
     return t;
   };
-  const nameOf = (el, tag, type) => {
+  const nameOf = (el, tag, type, n) => {
+    n = n || 100;
     let s = el.getAttribute('aria-label');
-    if (s && s.trim()) return clip(s, 100);
+    if (s && s.trim()) return clip(s, n);
     s = el.getAttribute('aria-labelledby');
     if (s) {
       const root = el.getRootNode();
-      const t = s.split(/\\s+/).map((id) => { const n = root.getElementById ? root.getElementById(id) : document.getElementById(id); return n ? n.textContent : ''; }).join(' ');
-      if (t.trim()) return clip(t, 100);
+      const t = s.split(/\\s+/).map((id) => { const x = root.getElementById ? root.getElementById(id) : document.getElementById(id); return x ? x.textContent : ''; }).join(' ');
+      if (t.trim()) return clip(t, n);
     }
     if (tag === 'input' || tag === 'textarea' || tag === 'select') {
-      if (tag === 'input' && (type === 'button' || type === 'submit' || type === 'reset')) return clip(el.value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : ''), 100);
-      if (tag === 'input' && type === 'image') return clip(el.getAttribute('alt') || el.value || 'Submit', 100);
+      if (tag === 'input' && (type === 'button' || type === 'submit' || type === 'reset')) return clip(el.value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : ''), n);
+      if (tag === 'input' && type === 'image') return clip(el.getAttribute('alt') || el.value || 'Submit', n);
       const labels = el.labels;
       if (labels && labels.length) {
         const t = Array.from(labels, (l) => labelText(l, el)).join(' ');
-        if (t.trim()) return clip(t, 100);
+        if (t.trim()) return clip(t, n);
       }
-      return clip(el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('title') || '', 100);
+      return clip(el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('title') || '', n);
     }
-    if (tag === 'img' || tag === 'area') return clip(el.getAttribute('alt') || el.getAttribute('title') || '', 100);
-    if (tag === 'svg') { const t = el.querySelector('title'); return clip(t ? t.textContent : '', 100); }
-    if (tag === 'iframe') return clip(el.getAttribute('title') || el.getAttribute('src') || '', 100);
-    s = clip(el.textContent, 100);
-    if (!s) { const img = el.querySelector('img[alt]'); if (img) s = clip(img.getAttribute('alt'), 100); }
-    if (!s) s = clip(el.getAttribute('title') || el.getAttribute('placeholder') || '', 100);
+    if (tag === 'img' || tag === 'area') return clip(el.getAttribute('alt') || el.getAttribute('title') || '', n);
+    if (tag === 'svg') { const t = el.querySelector('title'); return clip(t ? t.textContent : '', n); }
+    if (tag === 'iframe') return clip(el.getAttribute('title') || el.getAttribute('src') || '', n);
+    s = clip(el.textContent, n);
+    if (!s) { const img = el.querySelector('img[alt]'); if (img) s = clip(img.getAttribute('alt'), n); }
+    if (!s) s = clip(el.getAttribute('title') || el.getAttribute('placeholder') || '', n);
     return s;
   };
   const valueOf = (el, tag, type, role) => {
@@ -137,155 +140,64 @@ export const UI_TREE_FN = `function (maxNodes, query) {
     if (vt && (role === 'slider' || role === 'spinbutton' || role === 'scrollbar' || role === 'progressbar')) return clip(vt, 100);
     return undefined;
   };
-  const attrsOf = (el, tag, type, role) => {
-    const a = {};
-    let any = false;
-    const set = (k, v) => { a[k] = v; any = true; };
-    if (tag === 'input' && (type === 'checkbox' || type === 'radio')) set('checked', String(el.checked));
-    else { const c = el.getAttribute('aria-checked'); if (c) set('checked', c); }
-    for (const k of ['expanded', 'selected', 'pressed']) { const v = el.getAttribute('aria-' + k); if (v) set(k, v); }
-    if (tag === 'option' && el.selected) set('selected', 'true');
-    if (role === 'heading') set('level', el.getAttribute('aria-level') || (/^h[1-6]$/.test(tag) ? tag[1] : '2'));
-    if (el.getRootNode().activeElement === el) set('focused', 'true');
-    if (tag === 'input' && type !== 'text' && !INPUT_ROLES[type] && type) set('type', type);
-    return any ? a : undefined;
+  const describe = (el) => {
+    const tag = el.localName, type = typeOf(el, tag);
+    return { role: roleOf(el, tag, type) || tag, name: nameOf(el, tag, type), node: idOf(el) };
   };
-
-  // Candidates are cheap to find; their names, styles and states are computed only for the
-  // nodes returned. In-view nodes win over the rest, so the walk stops once maxNodes are in view.
-  const VIS = { opacityProperty: true, visibilityProperty: true };
-  const inViewList = [];
-  const outList = [];
-  const cands = [];
-  let total = 0;
-  let visited = 0;
-  // Stack entries: [node, parent candidate index, inside interactive, inside a text block].
-  const stack = [[document.documentElement, -1, false, false]];
-  while (stack.length && visited < MAX_VISIT && inViewList.length < maxNodes) {
-    const [el, parent, inI, inT] = stack.pop();
-    if (!el || el.nodeType !== 1) continue;
-    visited++;
+  const parentOf = (el) => el.parentElement || (el.getRootNode() instanceof ShadowRoot ? el.getRootNode().host : null);
+  /** The element a user would say they clicked: the nearest interactive ancestor, else the element. */
+  const meaningful = (el) => {
+    for (let e = el, i = 0; e && i < 8; e = parentOf(e), i++) {
+      const tag = e.localName;
+      if (tag === 'body' || tag === 'html') break;
+      if (isInteractive(e, tag, roleOf(e, tag, typeOf(e, tag))) || tag === 'a' || tag === 'label') return e;
+    }
+    return el;
+  };
+  const deepAt = (x, y) => {
+    let el = document.elementFromPoint(x, y);
+    while (el && el.shadowRoot) {
+      const inner = el.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+    return el;
+  };
+  const deepContains = (outer, el) => {
+    for (let e = el; e; e = parentOf(e)) if (e === outer) return true;
+    return false;
+  };
+  /** The focused element, through shadow roots and same-origin frames; cross-origin frames stay opaque. */
+  const deepActive = () => {
+    let a = document.activeElement;
+    for (let i = 0; a && i < 20; i++) {
+      if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+      if (a.localName === 'iframe' || a.localName === 'frame') {
+        let d = null;
+        try { d = a.contentDocument; } catch (e) { d = null; }
+        if (!d) return { el: a, opaque: true };
+        if (!d.activeElement || d.activeElement === d.body) return { el: a, opaque: false };
+        a = d.activeElement;
+        continue;
+      }
+      break;
+    }
+    return { el: a, opaque: false };
+  };
+  const isEditable = (el) => {
+    if (!el) return false;
     const tag = el.localName;
-    if (SKIP.has(tag)) continue;
-    if (!q && outList.length >= maxNodes && (tag === 'tr' || tag === 'li')) {
-      // Enough off-screen nodes already: skip whole off-screen rows of long tables and lists.
-      const r = el.getBoundingClientRect();
-      if (r.bottom <= 0 || r.top >= vh || r.right <= 0 || r.left >= vw) continue;
-    }
-    const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
-    if (type === 'hidden') continue;
-    let role = (el.getAttribute('role') || '').trim().split(/\\s+/)[0].toLowerCase();
-    if (role === 'presentation' || role === 'none') role = '';
-    if (!role) {
-      if (tag === 'a' || tag === 'area') role = el.hasAttribute('href') ? 'link' : '';
-      else if (tag === 'input') role = INPUT_ROLES[type] || 'textbox';
-      else if (tag === 'select') role = el.multiple || el.size > 1 ? 'listbox' : 'combobox';
-      else role = TAG_ROLES[tag] || '';
-      if (!role && el.hasAttribute('contenteditable') && el.isContentEditable) role = 'textbox';
-    }
-    const interactive = INTERACTIVE_ROLES.has(role) || tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'input' ||
-      el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0 && tag !== 'body' && tag !== 'html');
-    let kind = '';
-    let name = '';
-    let blockText = false;
-    if (interactive) kind = 'i';
-    else if (tag === 'svg') {
-      if (el.getAttribute('aria-label') || el.querySelector('title')) { kind = 't'; role = 'img'; }
-    } else if (tag === 'img') {
-      if (el.getAttribute('alt')) kind = 't';
-    } else if (tag === 'iframe') {
-      kind = 't';
-    } else if (!inT && !inI) {
-      if (role === 'heading') { kind = 't'; blockText = true; }
-      else {
-        let direct = '';
-        let inlineOnly = true;
-        for (const c of el.childNodes) {
-          if (c.nodeType === 3) direct += c.data;
-          else if (c.nodeType === 1 && !INLINE.has(c.localName)) inlineOnly = false;
-        }
-        if (/\\S/.test(direct)) {
-          kind = 't';
-          if (inlineOnly) blockText = true;
-          else name = clip(direct, 100);
-          if (!role) role = 'text';
-        }
-      }
-    }
-    let idx = parent;
-    if (kind) {
-      const r = el.getBoundingClientRect();
-      if (r.width > 1 && r.height > 1) {
-        const ix = Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0));
-        const iy = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
-        const inView = ix * iy >= 0.5 * r.width * r.height;
-        let keep = true;
-        let value;
-        if (q) {
-          if (!name) name = nameOf(el, tag, type);
-          value = kind === 'i' ? valueOf(el, tag, type, role) : undefined;
-          keep = (name + ' ' + (value || '') + ' ' + role).toLowerCase().includes(q);
-        }
-        if (keep && inView) keep = el.checkVisibility(VIS);
-        if (keep) {
-          total++;
-          if (inView || outList.length < maxNodes) {
-            idx = cands.length;
-            cands.push({ el, p: parent, kind, tag, type, role: role || tag, name, value, r, inView, named: !!q });
-            (inView ? inViewList : outList).push(idx);
-          }
-        }
-      }
-    }
-    if (tag === 'svg' || tag === 'iframe' || tag === 'select') continue;
-    const nI = inI || kind === 'i';
-    const nT = inT || blockText;
-    const kids = [];
-    if (el.shadowRoot) for (const c of el.shadowRoot.children) kids.push(c);
-    for (const c of el.children) kids.push(c);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], idx, nI, nT]);
-  }
-
-  const picked = inViewList.slice(0, maxNodes);
-  for (const i of outList) {
-    if (picked.length >= maxNodes) break;
-    if (cands[i].el.checkVisibility(VIS)) picked.push(i);
-  }
-  picked.sort((a, b) => a - b);
-  const outIndex = new Map(picked.map((c, i) => [c, i]));
-  if (reg.els.size > 50000) for (const [k, ref] of reg.els) if (!ref.deref()) reg.els.delete(k);
-  const r2 = (v) => Math.round(v * 100) / 100;
-  const nodes = picked.map((ci) => {
-    const c = cands[ci];
-    const el = c.el;
-    let n = reg.ids.get(el);
-    if (!n) { n = reg.next++; reg.ids.set(el, n); }
-    reg.els.set(n, new WeakRef(el));
-    let p = c.p;
-    while (p >= 0 && !outIndex.has(p)) p = cands[p].p;
-    const isI = c.kind === 'i';
-    const name = c.named || c.name ? c.name : nameOf(el, c.tag, c.type);
-    const value = c.named ? c.value : isI ? valueOf(el, c.tag, c.type, c.role) : undefined;
-    const clickable = isI || (c.kind === 't' && getComputedStyle(el).cursor === 'pointer');
-    const o = { id: reg.token + '.' + n, p: p >= 0 ? outIndex.get(p) : -1, role: c.role, name, x: r2(c.r.left), y: r2(c.r.top), w: r2(c.r.width), h: r2(c.r.height), inView: c.inView, clickable };
-    if (value !== undefined) o.value = value;
-    if (isI) o.enabled = !(el.matches(':disabled') || el.closest('[aria-disabled="true"]'));
-    const attrs = isI || c.role === 'heading' ? attrsOf(el, c.tag, c.type, c.role) : undefined;
-    if (attrs) o.attrs = attrs;
-    return o;
-  });
-  return { nodes, total, sx: scrollX, sy: scrollY };
-}`;
-
-/** Scroll a registered node into view; null when the id names no live element of this document. */
-export const SCROLL_INTO_VIEW_FN = `function (id, block, inline) {
-  const reg = globalThis.__sightline;
-  const m = /^([a-z0-9]+)\\.(\\d+)$/.exec(id);
-  if (!reg || !m || m[1] !== reg.token) return null;
-  const ref = reg.els.get(Number(m[2]));
-  const el = ref && ref.deref();
-  if (!el || !el.isConnected) return null;
-  el.scrollIntoView({ block, inline, behavior: 'instant' });
-  const r = el.getBoundingClientRect();
-  return { x: r.x, y: r.y, w: r.width, h: r.height, sx: scrollX, sy: scrollY };
-}`;
+    if (tag === 'textarea') return !el.readOnly && !el.disabled;
+    if (tag === 'input') return TEXT_INPUTS.has(typeOf(el, tag)) && !el.readOnly && !el.disabled;
+    if (tag === 'select') return !el.disabled;
+    return !!el.isContentEditable;
+  };
+  /** What a field holds now (innerText for contenteditable, so line breaks survive). */
+  const fieldValue = (el) => {
+    const tag = el.localName;
+    if (tag === 'input' || tag === 'textarea') return el.value;
+    if (tag === 'select') return Array.from(el.selectedOptions, (o) => o.label || o.text).join(', ');
+    if (el.isContentEditable) return el.innerText;
+    return undefined;
+  };
+`;

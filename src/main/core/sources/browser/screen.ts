@@ -1,29 +1,37 @@
 /**
- * Tabs as screens: list them, capture them (scaled and encoded inside the browser with
- * `clip.scale`, the fastest path measured here), and judge whether a frame still describes its
- * tab (same document, same viewport).
+ * Tabs as screens: list them (of every connection; a tab stopped by a dialog says so), capture
+ * them (scaled and encoded inside the browser with `clip.scale`, the fastest path measured
+ * here), capture a region again at device resolution for a native crop, and judge whether a
+ * frame still describes its tab (same document, same viewport; a scroll is re-mapped).
  */
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { ImageFormat, TargetInfo } from '../../../../shared/frame.ts';
 import { fitSize } from '../../image/fit.ts';
 import { probe } from '../../image/pipeline.ts';
-import type { CaptureOptions, CapturedImage, FrameCheck, ScreenPort, StoredFrame } from '../source.ts';
+import type { Rect } from '../../../../shared/frame.ts';
+import type { CaptureOptions, CapturedImage, EncodedRegion, FrameCheck, RegionOptions, ScreenPort, StoredFrame } from '../source.ts';
 import { abortable } from './connection.ts';
 import { isListedPage } from './detect.ts';
-import { browserFrameState, captureRegion, staleReason, type BrowserFrameState } from './frameState.ts';
+import type { BrowserFleet } from './fleet.ts';
+import { browserFrameState, captureRegion, regionClip, staleReason, type BrowserFrameState } from './frameState.ts';
+import { dialogOf } from './outcome.ts';
 import { SCROLL_FN } from './pageScripts.ts';
+import { guarded } from './tabWatch.ts';
 import { LOST_HINT, withTimeout, type TabSessions } from './tabs.ts';
 
 export class BrowserScreen implements ScreenPort<BrowserFrameState> {
   readonly state = browserFrameState;
-  readonly #tabs: TabSessions;
+  readonly #fleet: BrowserFleet;
 
-  constructor(tabs: TabSessions) {
-    this.#tabs = tabs;
+  constructor(fleet: BrowserFleet) {
+    this.#fleet = fleet;
   }
 
-  async listTargets(signal: AbortSignal): Promise<TargetInfo[]> {
-    const tabs = this.#tabs;
+  listTargets(signal: AbortSignal): Promise<TargetInfo[]> {
+    return this.#fleet.listEach((s) => this.#list(s, signal));
+  }
+
+  async #list(tabs: TabSessions, signal: AbortSignal): Promise<TargetInfo[]> {
     const browser = await tabs.browser(signal);
     const infos = await abortable(
       Promise.all(
@@ -32,15 +40,21 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
             const tab = await withTimeout(tabs.tab(t), 5_000);
             const { targetInfo: info } = await tab.session.send('Target.getTargetInfo');
             if (info.subtype === 'prerender' || !isListedPage(info.url)) return undefined;
-            // A busy page must not hold up the list: its viewport is left out instead.
-            const metrics = await withTimeout(tabs.metrics(tab), 1_000).catch(() => undefined);
+            const dialog = dialogOf(tab.watch);
+            // A busy page must not hold up the list (nor a stopped one): its viewport is left out instead.
+            const metrics = dialog ? undefined : await withTimeout(tabs.metrics(tab), 1_000).catch(() => undefined);
             const details: Record<string, unknown> = { url: info.url };
+            if (tabs.endpoint) details.endpoint = tabs.endpoint;
             if (metrics) {
               details.viewport = { width: metrics.m.w, height: metrics.m.h };
               details.devicePixelRatio = metrics.m.dpr;
             }
-            const out: TargetInfo = { id: `browser:${tab.id}`, source: 'browser', kind: 'tab', title: info.title || info.url, details };
-            if (metrics) out.state = metrics.m.vis;
+            const out: TargetInfo = { id: tab.targetId, source: 'browser', kind: 'tab', title: info.title || info.url, details };
+            if (dialog) {
+              details.dialog = dialog;
+              out.state = 'dialog';
+              out.hint = `A ${dialog.type} dialog stops this page: call handle_dialog.`;
+            } else if (metrics) out.state = metrics.m.vis;
             return out;
           } catch {
             return undefined; // closed while listing
@@ -57,7 +71,7 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
   }
 
   async capture(target: string, o: CaptureOptions): Promise<CapturedImage<BrowserFrameState>> {
-    const tabs = this.#tabs;
+    const tabs = this.#fleet.forTarget(target);
     return tabs.withTab(target, o.signal, 'capture', async (tab) => {
       const warnings: string[] = [];
       if (o.scrollOffset && (o.scrollOffset.x || o.scrollOffset.y)) {
@@ -89,7 +103,7 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
       // Faster zlib settings for PNG; JPEG and WebP encode the same either way.
       if (o.format === 'png') params.optimizeForSpeed = true;
       if (o.format !== 'png') params.quality = Math.round(o.quality);
-      const shot = (await tab.session.send('Page.captureScreenshot', params)) as { data: string };
+      const shot = (await guarded(tab.watch, tab.targetId, tab.session.send('Page.captureScreenshot', params))) as { data: string };
       const data = Buffer.from(shot.data, 'base64');
       if (data.length === 0) throw new SightlineError('SCREENSHOT_FAILED', 'The browser returned an empty screenshot.', 'Capture again.');
       const size = await probe({ kind: 'encoded', data });
@@ -120,11 +134,43 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
 
   async checkFrame(frame: StoredFrame<BrowserFrameState>, signal: AbortSignal): Promise<FrameCheck> {
     const st = frame.state;
-    return this.#tabs.withTab(frame.target, signal, 'action', async (tab) => {
-      const { m, loaderId } = await this.#tabs.metrics(tab);
+    const tabs = this.#fleet.forTarget(frame.target);
+    return tabs.withTab(frame.target, signal, 'dialog', async (tab) => {
+      // A dialog stops the page, so nothing can be read: answering it (handle_dialog) goes on, and
+      // any other action is refused by the dialog when it reaches the page.
+      if (tab.watch.dialog) return {};
+      const { m, loaderId } = await tabs.metrics(tab);
       const why = staleReason(st, { loaderId, url: m.url, viewport: { width: m.w, height: m.h } });
       if (why) throw new SightlineError('FRAME_STALE', `Frame ${frame.ref} is stale: ${why}.`, `Capture ${frame.target} again and use the new frame's coordinates.`, { ref: frame.ref });
+      // A scroll since the frame is no staleness: the input port re-maps its points through page coordinates.
       return {};
+    });
+  }
+
+  /**
+   * `rect` of a fresh frame (same document and viewport; a scroll is fine) captured again at the
+   * device's resolution; undefined for a stale frame (its crop is cut from the stored image).
+   */
+  async captureRegion(frame: StoredFrame<BrowserFrameState>, rect: Rect, o: RegionOptions): Promise<EncodedRegion | undefined> {
+    const st = frame.state;
+    const tabs = this.#fleet.forTarget(frame.target);
+    return tabs.withTab(frame.target, o.signal, 'capture', async (tab) => {
+      const { m, loaderId } = await tabs.metrics(tab);
+      if (staleReason(st, { loaderId, url: m.url, viewport: { width: m.w, height: m.h } }) || Math.abs(m.dpr - st.dpr) > 1e-3) return undefined;
+      // A background tab produces no frames, so its screenshot would never come.
+      if (m.vis === 'hidden') await tab.session.send('Page.bringToFront');
+      const plan = regionClip(rect, frame, m.dpr, o.maxDimension);
+      if (!plan) return undefined;
+      const { clip } = plan;
+      const inView = clip.x >= m.sx && clip.y >= m.sy && clip.x + clip.width <= m.sx + m.w && clip.y + clip.height <= m.sy + m.h;
+      const params: Record<string, unknown> = { format: o.format, clip, captureBeyondViewport: !inView };
+      if (o.format === 'png') params.optimizeForSpeed = true;
+      else params.quality = Math.round(o.quality);
+      const shot = (await guarded(tab.watch, tab.targetId, tab.session.send('Page.captureScreenshot', params))) as { data: string };
+      const data = Buffer.from(shot.data, 'base64');
+      if (data.length === 0) return undefined;
+      const size = await probe({ kind: 'encoded', data });
+      return { data, format: o.format, width: size.width, height: size.height, rect: plan.rect };
     });
   }
 }

@@ -1,19 +1,22 @@
 /**
- * The browser's tabs as the source uses them: one CDP session of ours per tab, a lock per tab
- * (concurrent calls on one tab never interleave), Sightline's isolated world for page scripts,
- * and the errors that say what happened (tab closed, connection lost). The screen, input and
- * tree ports all work through this.
+ * The tabs of one browser connection as the source uses them: one CDP session of ours per tab
+ * with its event watch (dialogs, navigations, requests), a lock per tab (concurrent calls on one
+ * tab never interleave), Sightline's isolated world for page scripts, and the errors that say
+ * what happened (tab closed, connection lost, a dialog stops the page). Target ids are
+ * `<prefix><CDP target id>`: `browser:` for the default connection, `browser:<name>/` for the
+ * others (browser.endpoints).
  */
 import { Mutex } from 'async-mutex';
 import type { Browser, CDPSession, Page, Target } from 'puppeteer-core';
 import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
 import type { Point, TargetInfo } from '../../../../shared/frame.ts';
 import { type BrowserConnection, abortable } from './connection.ts';
-import { cdpTargetId, isListedPage } from './detect.ts';
-import { documentToViewport, scrollToShow, type BrowserFrameState } from './frameState.ts';
-import { METRICS_FN, SCROLL_FN, type PageMetrics } from './pageScripts.ts';
+import { isListedPage, splitTabId } from './detect.ts';
+import { METRICS_FN, type PageMetrics } from './pageScripts.ts';
+import { TabWatch, dialogBlocks, guarded } from './tabWatch.ts';
 
 const WORLD_NAME = 'sightline';
+const OBJECT_GROUP = 'sightline';
 export const TAB_HINT = 'Call list_targets (source "browser") for the tabs open now.';
 export const LOST_HINT = 'Call again: Sightline reconnects to the browser (or launches it again) on the next call.';
 
@@ -25,11 +28,27 @@ interface World {
 export interface Tab {
   /** CDP target id. */
   id: string;
+  /** Sightline's target id (`<prefix><id>`). */
+  targetId: string;
   target: Target;
   session: CDPSession;
+  watch: TabWatch;
   page?: Promise<Page>;
   world?: World;
 }
+
+/** How a page function is called: by value (default) or by reference, awaiting its promise or not. */
+export interface CallOptions {
+  awaitPromise?: boolean;
+  byReference?: boolean;
+  /**
+   * Call in the current world without reading the loader id alongside (one CDP message less): for
+   * calls that mean nothing in a new document, which fail with a context error instead.
+   */
+  sameDocument?: boolean;
+}
+
+export type CallKind = 'capture' | 'action' | 'dialog';
 
 export interface Metrics {
   m: PageMetrics;
@@ -38,12 +57,18 @@ export interface Metrics {
 
 export class TabSessions {
   readonly conn: BrowserConnection;
+  /** `browser:` or `browser:<endpoint name>/`. */
+  readonly prefix: string;
+  /** The endpoint's name (undefined for the default connection). */
+  readonly endpoint: string | undefined;
   #tabs = new Map<Target, Promise<Tab>>();
   readonly #mutexes = new Map<string, Mutex>();
   readonly #hooked = new WeakSet<Browser>();
 
-  constructor(conn: BrowserConnection) {
+  constructor(conn: BrowserConnection, endpoint?: string) {
     this.conn = conn;
+    this.endpoint = endpoint;
+    this.prefix = endpoint ? `browser:${endpoint}/` : 'browser:';
     conn.onLost(() => {
       // Sessions die with the connection; the next call attaches afresh.
       this.#tabs = new Map();
@@ -72,7 +97,9 @@ export class TabSessions {
       p = (async (): Promise<Tab> => {
         const session = await target.createCDPSession();
         const { targetInfo } = await session.send('Target.getTargetInfo');
-        return { id: targetInfo.targetId, target, session };
+        const watch = new TabWatch(session);
+        watch.start();
+        return { id: targetInfo.targetId, targetId: this.prefix + targetInfo.targetId, target, session, watch };
       })();
       tabs.set(target, p);
       p.catch(() => {
@@ -98,7 +125,7 @@ export class TabSessions {
     }
     const fresh = await Promise.all(pages.filter((t) => !this.#tabs.has(t)).map((t) => this.tab(t).catch(() => undefined)));
     const tab = fresh.find((t) => t?.id === id);
-    if (!tab) throw new SightlineError('TAB_NOT_FOUND', `No open tab has the id ${id}.`, TAB_HINT, { target: `browser:${id}` });
+    if (!tab) throw new SightlineError('TAB_NOT_FOUND', `No open tab has the id ${this.prefix}${id}.`, TAB_HINT, { target: `${this.prefix}${id}` });
     return tab;
   }
 
@@ -122,16 +149,23 @@ export class TabSessions {
   /** Forget the locks of tabs that are gone (only once there are many). */
   prune(listed: (TargetInfo | undefined)[]): void {
     if (this.#mutexes.size < 64) return;
-    const live = new Set(listed.map((t) => t && cdpTargetId(t.id)));
+    const live = new Set(listed.map((t) => t && this.localId(t.id)));
     for (const [id, m] of this.#mutexes) if (!live.has(id) && !m.isLocked()) this.#mutexes.delete(id);
+  }
+
+  /** The CDP target id in one of this connection's target ids; undefined for anything else. */
+  localId(target: string): string | undefined {
+    const t = splitTabId(target);
+    return t && t.endpoint === this.endpoint ? t.id : undefined;
   }
 
   /**
    * Run `fn` on a tab with the tab's lock held, so concurrent calls on one tab never
    * interleave. An aborted caller is released at once; the lock is held until the work ends.
+   * While a dialog stops the page, only `dialog` calls run; the others are refused at once.
    */
-  async withTab<T>(target: string, signal: AbortSignal, kind: 'capture' | 'action', fn: (tab: Tab) => Promise<T>): Promise<T> {
-    const id = cdpTargetId(target);
+  async withTab<T>(target: string, signal: AbortSignal, kind: CallKind, fn: (tab: Tab) => Promise<T>): Promise<T> {
+    const id = this.localId(target);
     if (!id) throw new SightlineError('TAB_NOT_FOUND', `"${target}" is not a browser tab id.`, TAB_HINT, { target });
     const browser = await this.browser(signal);
     const mutex = this.#mutex(id);
@@ -143,7 +177,12 @@ export class TabSessions {
       void acquiring.then((r) => r());
       throw e;
     }
-    const work = (async () => fn(await this.#find(browser, id)))();
+    const work = (async () => {
+      const tab = await this.#find(browser, id);
+      const open = tab.watch.dialog;
+      if (open && kind !== 'dialog') throw dialogBlocks(tab.targetId, open);
+      return fn(tab);
+    })();
     void work.then(release, release);
     try {
       return await abortable(work, signal);
@@ -152,7 +191,7 @@ export class TabSessions {
     }
   }
 
-  #mapError(e: unknown, browser: Browser, target: string, kind: 'capture' | 'action'): Error {
+  #mapError(e: unknown, browser: Browser, target: string, kind: CallKind): Error {
     if (isSightlineError(e)) return e;
     const err = e instanceof Error ? e : new Error(String(e));
     if (!browser.connected) {
@@ -169,24 +208,82 @@ export class TabSessions {
 
   async #createWorld(tab: Tab): Promise<World> {
     const { frameTree } = await tab.session.send('Page.getFrameTree');
+    tab.watch.mainFrameId = frameTree.frame.id;
     const { executionContextId } = await tab.session.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: WORLD_NAME, grantUniveralAccess: false });
     tab.world = { ctx: executionContextId, loaderId: frameTree.frame.loaderId };
     return tab.world;
   }
 
   /**
-   * Call a page function in Sightline's isolated world. The main frame's loader id is read in
-   * the same batch: a new document means a new world, so the call is made again there.
+   * Node ids live in our world's registry. After a reconnect (or from another Sightline on this
+   * browser) an id names a registry of an earlier world of the same document: find that world by
+   * its name and token (Runtime.enable lists every context) and use it from now on. Only tried
+   * when an id's token is not ours, so the usual path pays nothing.
    */
-  async callWithLoader<T>(tab: Tab, fn: string, args: unknown[]): Promise<{ value: T; loaderId: string }> {
+  async adoptWorld(tab: Tab, nodeId: string): Promise<boolean> {
+    const token = /^([a-z0-9]+)\.\d+$/.exec(nodeId)?.[1];
+    if (!token) return false;
+    const contexts: { id: number; frameId?: string }[] = [];
+    const onContext = (e: { context: { id: number; name: string; auxData?: { frameId?: string; type?: string } } }): void => {
+      if (e.context.name === WORLD_NAME && e.context.auxData?.type === 'isolated') contexts.push({ id: e.context.id, frameId: e.context.auxData.frameId });
+    };
+    tab.session.on('Runtime.executionContextCreated', onContext);
+    try {
+      await tab.session.send('Runtime.enable');
+      await tab.session.send('Runtime.disable');
+    } catch {
+      return false;
+    } finally {
+      tab.session.off('Runtime.executionContextCreated', onContext);
+    }
+    const { frameTree } = await tab.session.send('Page.getFrameTree');
+    for (const c of contexts) {
+      if (c.frameId !== frameTree.frame.id || c.id === tab.world?.ctx) continue;
+      const r = await tab.session
+        .send('Runtime.evaluate', { expression: 'globalThis.__sightline && globalThis.__sightline.token', contextId: c.id, returnByValue: true })
+        .catch(() => undefined);
+      if (r?.result.value === token) {
+        tab.world = { ctx: c.id, loaderId: frameTree.frame.loaderId };
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Call a page function in Sightline's isolated world. The main frame's loader id is read in
+   * the same batch: a new document means a new world, so the call is made again there. A dialog
+   * that opens meanwhile fails the call at once (the page is stopped until it is answered).
+   */
+  async callWithLoader<T>(tab: Tab, fn: string, args: unknown[], o: CallOptions = {}): Promise<{ value: T; loaderId: string; objectId?: string }> {
+    if (o.sameDocument && tab.world) {
+      const r = await guarded(
+        tab.watch,
+        tab.targetId,
+        tab.session.send('Runtime.callFunctionOn', { functionDeclaration: fn, executionContextId: tab.world.ctx, arguments: args.map((value) => ({ value })), returnByValue: true, awaitPromise: o.awaitPromise === true }),
+      );
+      if (r.exceptionDetails) throw new Error(`Page script failed: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+      return { value: r.result.value as T, loaderId: tab.world.loaderId };
+    }
     for (let attempt = 0; ; attempt++) {
-      const world = tab.world ?? (await this.#createWorld(tab));
-      const [tree, res] = await Promise.all([
-        tab.session.send('Page.getFrameTree'),
-        tab.session
-          .send('Runtime.callFunctionOn', { functionDeclaration: fn, executionContextId: world.ctx, arguments: args.map((value) => ({ value })), returnByValue: true })
-          .then((r) => ({ r }), (error: unknown) => ({ error })),
-      ]);
+      const world = tab.world ?? (await guarded(tab.watch, tab.targetId, this.#createWorld(tab)));
+      const [tree, res] = await guarded(
+        tab.watch,
+        tab.targetId,
+        Promise.all([
+          tab.session.send('Page.getFrameTree'),
+          tab.session
+            .send('Runtime.callFunctionOn', {
+              functionDeclaration: fn,
+              executionContextId: world.ctx,
+              arguments: args.map((value) => ({ value })),
+              returnByValue: !o.byReference,
+              awaitPromise: o.awaitPromise === true,
+              ...(o.byReference ? { objectGroup: OBJECT_GROUP } : {}),
+            })
+            .then((r) => ({ r }), (error: unknown) => ({ error })),
+        ]),
+      );
       const loaderId = tree.frameTree.frame.loaderId;
       const failed = 'error' in res ? res.error : undefined;
       const worldGone = loaderId !== world.loaderId || (failed instanceof Error && /context|execution/i.test(failed.message) && !isTargetClosed(failed));
@@ -195,35 +292,24 @@ export class TabSessions {
         continue;
       }
       if (failed) throw failed;
-      const { r } = res as { r: { result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } } };
+      const { r } = res as { r: { result: { value?: unknown; objectId?: string }; exceptionDetails?: { text: string; exception?: { description?: string } } } };
       if (r.exceptionDetails) throw new Error(`Page script failed: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
-      return { value: r.result.value as T, loaderId };
+      return { value: r.result.value as T, loaderId, ...(r.result.objectId ? { objectId: r.result.objectId } : {}) };
     }
   }
 
-  async call<T>(tab: Tab, fn: string, args: unknown[]): Promise<T> {
-    return (await this.callWithLoader<T>(tab, fn, args)).value;
+  async call<T>(tab: Tab, fn: string, args: unknown[], o?: CallOptions): Promise<T> {
+    return (await this.callWithLoader<T>(tab, fn, args, o)).value;
+  }
+
+  /** Drop the objects returned by reference (they would keep elements alive). */
+  release(tab: Tab): void {
+    tab.session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
   }
 
   async metrics(tab: Tab): Promise<Metrics> {
     const { value, loaderId } = await this.callWithLoader<PageMetrics>(tab, METRICS_FN, []);
     return { m: value, loaderId };
-  }
-
-  /** A frame point as a viewport point: full-page (document) points are scrolled into view first. */
-  async toViewport(tab: Tab, state: BrowserFrameState | undefined, point: Point): Promise<{ point: Point; note?: string }> {
-    if (!Number.isFinite(point.x) || !Number.isFinite(point.y)) throw new SightlineError('INVALID_ARGUMENT', 'The point must have finite x and y.', 'Give x, y in image pixels of the frame.');
-    if (!state?.fullPage) return { point };
-    const { m } = await this.metrics(tab);
-    const viewport = { width: m.w, height: m.h };
-    let scroll = { x: m.sx, y: m.sy };
-    const to = scrollToShow(point, scroll, viewport);
-    if (to) {
-      const r = await this.call<{ sx: number; sy: number }>(tab, SCROLL_FN, ['to', to.x, to.y]);
-      scroll = { x: r.sx, y: r.sy };
-    }
-    const p = documentToViewport(point, scroll, viewport);
-    return to ? { point: p, note: `scrolled to (${Math.round(scroll.x)}, ${Math.round(scroll.y)}) to reach the full-page point` } : { point: p };
   }
 
   /** Wheel scrolling is applied asynchronously (and may animate): wait until it stops moving. */

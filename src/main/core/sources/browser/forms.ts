@@ -1,0 +1,167 @@
+/**
+ * The module's form actions (tools select_option, set_checked, upload_file): each aims like a
+ * click (a node, or a frame point re-mapped and scrolled into view), finds its control from what
+ * is there, acts as a user's choice would (events the page listens to), reads the result back,
+ * and tells the outcome like any action.
+ */
+import { SightlineError } from '../../../../shared/errors.ts';
+import { allowedFile } from '../../util/allowedFile.ts';
+import type { ActionDetails, CustomAction } from '../source.ts';
+import { aimAt, aimOf, type AimAt } from './aiming.ts';
+import { toFramePoint, type BrowserFrameState } from './frameState.ts';
+import { observe, type ObserveContext } from './outcome.ts';
+import {
+  CHECK_CLICK_FN,
+  CHECK_INFO_FN,
+  CHECK_STATE_FN,
+  ELEMENT_FN,
+  FILE_INPUT_FN,
+  FILE_NAMES_FN,
+  SELECT_FN,
+  type CheckInfo,
+  type ControlAim,
+  type FileInputInfo,
+  type SelectResult,
+} from './pageForms.ts';
+import type { PageElement } from './pageScripts.ts';
+
+export interface FormDeps {
+  /** Folders uploads may come from (files.uploadRoots), read at the time of the call. */
+  uploadRoots(): readonly string[];
+}
+
+export const FORM_KINDS = ['browser:select_option', 'browser:set_checked', 'browser:upload_file'] as const;
+
+type Custom = CustomAction<BrowserFrameState>;
+
+export async function performForm(ctx: ObserveContext, a: Custom, deps: FormDeps): Promise<ActionDetails> {
+  switch (a.kind) {
+    case 'browser:select_option':
+      return selectOption(ctx, a);
+    case 'browser:set_checked':
+      return setChecked(ctx, a);
+    case 'browser:upload_file':
+      return uploadFile(ctx, a, deps);
+    default:
+      throw new SightlineError('UNSUPPORTED', `${a.kind} is not an action of the browser source.`, 'Use the browser tools listed by tools/list.');
+  }
+}
+
+/** The aim of a form action: the gate's node (given, or found by text), else its point; `params.node` too. */
+function formAim(a: Custom): AimAt {
+  const node = a.node ?? (typeof a.params.node === 'string' ? a.params.node : undefined);
+  const aim = aimOf({ node, point: a.point });
+  if (!aim) throw new SightlineError('INVALID_ARGUMENT', `${a.kind.slice('browser:'.length)} needs a node or x, y.`, 'Give the control as node (from get_ui_tree) or x, y in image pixels of the frame.');
+  return aim;
+}
+
+/** Where the page functions look for the control: the node itself, or the re-mapped point. */
+function controlAim(aim: AimAt, points: { x: number; y: number }[]): ControlAim {
+  return aim.node !== undefined ? { node: aim.node } : { point: points[0]! };
+}
+
+function strings(v: unknown, name: string): string[] | undefined {
+  if (v === undefined) return undefined;
+  const list = Array.isArray(v) ? v : [v];
+  if (list.length === 0 || !list.every((x): x is string => typeof x === 'string')) throw new SightlineError('INVALID_ARGUMENT', `"${name}" must be a string or a non-empty list of strings.`, `Give e.g. ${name}: "Blue" or ${name}: ["S", "L"].`);
+  return list;
+}
+
+function named(el: PageElement | undefined): string {
+  return el ? `${el.role}${el.name ? ` "${el.name}"` : ''}` : 'nothing';
+}
+
+async function selectOption(ctx: ObserveContext, a: Custom): Promise<ActionDetails> {
+  const values = strings(a.params.value, 'value');
+  const labels = strings(a.params.label, 'label');
+  if ((values === undefined) === (labels === undefined)) throw new SightlineError('INVALID_ARGUMENT', 'Give "value" or "label" (one of them).', 'label is the text shown in the list; value is the option\'s value attribute.');
+  const aim = formAim(a);
+  const pre = await aimAt(ctx.tabs, ctx.tab, { frame: ctx.frame, from: aim, hit: true, observe: ctx.after !== 'none' });
+  const wanted = values ?? labels!;
+  const { outcome, value: r } = await observe(ctx, pre, () => ctx.tabs.call<SelectResult>(ctx.tab, SELECT_FN, [controlAim(aim, pre.points), wanted, values ? 'value' : 'label']));
+  if (r?.error) {
+    const what = named(r.el);
+    switch (r.error) {
+      case 'not-select':
+        throw new SightlineError('INVALID_ARGUMENT', `${what} is not a drop-down (select element), nor labels one.`, 'For a custom drop-down, click it, then click the option (get_ui_tree lists the options once it is open).');
+      case 'disabled':
+        throw new SightlineError('INVALID_ARGUMENT', `${what} is disabled.`, 'Do what enables it first.');
+      case 'not-multiple':
+        throw new SightlineError('INVALID_ARGUMENT', `${what} takes one option, not ${wanted.length}.`, 'Give one value or label.');
+      case 'option-disabled':
+        throw new SightlineError('INVALID_ARGUMENT', `The option "${r.missing}" of ${what} is disabled.`, 'Choose another option.');
+      case 'no-option': {
+        const list = (r.options ?? []).map((o) => (o.label === o.value ? `"${o.label}"` : `"${o.label}" (value "${o.value}")`)).join(', ');
+        throw new SightlineError('INVALID_ARGUMENT', `${what} has no option ${values ? 'with value' : 'labelled'} "${r.missing}".`, `Its options: ${list || 'none'}.`);
+      }
+    }
+  }
+  const selected = r?.selected ?? [];
+  const want = new Set(wanted.map((w) => w.trim().toLowerCase()));
+  const matches = selected.length === wanted.length && selected.every((o) => want.has((values ? o.value : o.label).trim().toLowerCase()));
+  outcome.received = { ...(r?.el ?? {}), value: selected.map((o) => o.label).join(', '), valueMatches: matches };
+  return { selected, changed: r?.changed ?? false, point: toFramePoint(pre.points[0]!, pre.scroll, ctx.frame), outcome };
+}
+
+async function setChecked(ctx: ObserveContext, a: Custom): Promise<ActionDetails> {
+  const want = a.params.checked;
+  if (typeof want !== 'boolean') throw new SightlineError('INVALID_ARGUMENT', '"checked" must be true or false.', 'Give checked: true to check it, false to uncheck it.');
+  const { tabs, tab } = ctx;
+  const aim = formAim(a);
+  const pre = await aimAt(tabs, tab, { frame: ctx.frame, from: aim, hit: true, observe: ctx.after !== 'none' });
+  const info = await tabs.call<CheckInfo>(tab, CHECK_INFO_FN, [controlAim(aim, pre.points)]);
+  if (info.error || !info.control) throw new SightlineError('INVALID_ARGUMENT', `${named(info.el)} is not a checkbox, radio button or switch (nor labels one).`, 'Aim at the box or its label; get_ui_tree shows role checkbox, radio or switch.');
+  const c = info.control;
+  if (info.disabled) throw new SightlineError('INVALID_ARGUMENT', `${named(c)} is disabled.`, 'Do what enables it first.');
+  if (info.kind === 'radio' && !want && info.checked === true) {
+    throw new SightlineError('INVALID_ARGUMENT', `${named(c)} is a radio button: it is unchecked by checking another one of its group.`, 'Call set_checked with checked: true on the option you want.');
+  }
+  let how = 'already';
+  const { outcome } = await observe(ctx, pre, async () => {
+    if (info.checked === want) return;
+    const page = await tabs.page(tab);
+    if (info.clickAt) {
+      // A real click, so the page's own handlers run as for a user.
+      await page.mouse.click(info.clickAt.x, info.clickAt.y);
+      how = 'clicked';
+    }
+    if ((await tabs.call<boolean | 'mixed' | null>(tab, CHECK_STATE_FN, [c.node])) !== want) {
+      await tabs.call(tab, CHECK_CLICK_FN, [c.node]);
+      how = info.clickAt ? 'clicked, then the element\'s click()' : 'the element\'s click() (it is not drawn where it can be clicked)';
+    }
+  });
+  const now = outcome.dialog ? undefined : await tabs.call<boolean | 'mixed' | null>(tab, CHECK_STATE_FN, [c.node]);
+  outcome.received = { ...c, ...(now !== undefined && now !== null ? { value: String(now), valueMatches: now === want } : {}) };
+  const notes = [now !== undefined && now !== want ? `${named(c)} is still ${String(now)}: the page did not let it change` : undefined].filter(Boolean);
+  return { checked: now ?? undefined, how, point: toFramePoint(info.clickAt ?? pre.points[0]!, pre.scroll, ctx.frame), outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
+}
+
+async function uploadFile(ctx: ObserveContext, a: Custom, deps: FormDeps): Promise<ActionDetails> {
+  const paths = strings(a.params.paths ?? a.params.path, 'paths');
+  if (!paths) throw new SightlineError('INVALID_ARGUMENT', 'upload_file needs "paths" (absolute paths of files).', 'Give paths: ["/absolute/path/file.pdf"] inside a folder of files.uploadRoots.');
+  // Every file must lie inside files.uploadRoots, after symlinks: checked before the page is touched.
+  const real = await Promise.all(paths.map((p) => allowedFile(p, deps.uploadRoots(), 'upload')));
+  const { tabs, tab } = ctx;
+  const aim = formAim(a);
+  const pre = await aimAt(tabs, tab, { frame: ctx.frame, from: aim, hit: true, observe: ctx.after !== 'none' });
+  const info = await tabs.call<FileInputInfo>(tab, FILE_INPUT_FN, [controlAim(aim, pre.points)]);
+  if (info.error === 'disabled') throw new SightlineError('INVALID_ARGUMENT', `${named(info.input)} is disabled.`, 'Do what enables it first.');
+  if (info.error || !info.input) throw new SightlineError('INVALID_ARGUMENT', `${named(info.el)} is not a file input (nor labels one), and the page has no single file input.`, 'Aim at the file input, its label, or the element that wraps it (get_ui_tree).');
+  if (real.length > 1 && !info.multiple) throw new SightlineError('INVALID_ARGUMENT', `${named(info.input)} takes one file, not ${real.length}.`, 'Give one path.');
+  const input = info.input;
+  const { outcome } = await observe(ctx, pre, async () => {
+    const { objectId } = await tabs.callWithLoader(tab, ELEMENT_FN, [input.node], { byReference: true });
+    if (!objectId) throw new SightlineError('NODE_NOT_FOUND', `The file input ${input.node} is no longer on the page.`, 'Call get_ui_tree again.');
+    try {
+      // Chrome reads the files and fires input and change itself.
+      await tab.session.send('DOM.setFileInputFiles', { files: real, objectId });
+    } finally {
+      tabs.release(tab);
+    }
+  });
+  const names = outcome.dialog ? undefined : await tabs.call<string[] | null>(tab, FILE_NAMES_FN, [input.node]);
+  const expected = real.map((p) => p.split(/[\\/]/).pop() ?? p);
+  outcome.received = { ...input, ...(names ? { value: names.join(', '), valueMatches: names.length === expected.length && names.every((n, i) => n === expected[i]) } : {}) };
+  const notes = [info.onlyOne ? `the aim is not a file input; used the page's only file input ${named(input)}` : undefined].filter(Boolean);
+  return { files: names ?? [], point: toFramePoint(pre.points[0]!, pre.scroll, ctx.frame), outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
+}
