@@ -465,6 +465,7 @@ describe('bad input and concurrency', () => {
     const e = await failure(main.source.screen.capture(main.target, { ...defaults, signal: ac.signal }));
     expect(e.code).toBe('CANCELLED');
     const slow = new AbortController();
+    await main.page.focus('#text');
     const pending = main.source.input.perform({ kind: 'type_text', target: main.target, text: 'q'.repeat(150) }, slow.signal);
     setTimeout(() => slow.abort(), 20);
     expect((await failure(pending)).code).toBe('CANCELLED');
