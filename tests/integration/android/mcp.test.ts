@@ -165,3 +165,16 @@ it('through the gate: click by text, type into a node with its value read back, 
   expect(textOf(ok(back))).toMatch(/Scrolled 1 time to bring node .* into view/);
   expect(d.ui.pressed).toEqual(['OK', 'Item 2']);
 });
+
+it('find_text reads the UI tree: the label, its node and its centre in image pixels', async () => {
+  const d = await h.device({ uiXml: offGrid });
+  const target = `android:${d.serial}`;
+  const found = data(await mcp.call('find_text', { target, text: 'ok' })) as { via: string; frameRef: string; matches: { text: string; center: { x: number; y: number }; node?: string }[] };
+  expect(found.via).toBe('tree');
+  expect(found.matches).toHaveLength(1);
+  // (228.5, 315.5) device px at 2.4 device px per image px.
+  expect(found.matches[0]).toMatchObject({ text: 'OK', center: { x: 95.2, y: 131.5 } });
+  expect(found.matches[0]!.node).toBeDefined();
+  ok(await mcp.call('click', { target, node: found.matches[0]!.node }));
+  expect(d.inputs.at(-1)).toEqual({ kind: 'tap', x: 228.5, y: 315.5 });
+});

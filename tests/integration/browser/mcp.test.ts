@@ -200,3 +200,38 @@ describe('issue 12 through MCP', () => {
     expect(idle.s.waitedMs).toBeGreaterThan(500);
   });
 });
+
+describe('find_text (issue 13)', () => {
+  interface Found {
+    frameRef: string;
+    via: string;
+    matches: { text: string; center: { x: number; y: number }; node?: string }[];
+  }
+
+  it("reads the page's own text, with centres in image pixels of the frame it names", async () => {
+    const { s } = await ok('find_text', { target: c.target, text: 'your NAME' });
+    const found = s as unknown as Found;
+    expect(found.via).toBe('tree');
+    expect(found.matches.map((m) => m.text)).toEqual(['Your name']);
+    const want = await imagePoint('label[for=name]');
+    expect(Math.abs(found.matches[0]!.center.x - want.x)).toBeLessThanOrEqual(3);
+    expect(Math.abs(found.matches[0]!.center.y - want.y)).toBeLessThanOrEqual(3);
+    // The frame named is one the agent can act in: click there by ref.
+    await ok('click', { ref: found.frameRef, x: found.matches[0]!.center.x, y: found.matches[0]!.center.y });
+    expect(await evalIn<string>(c, 'document.activeElement?.id')).toBe('name');
+  });
+
+  it('reads a stored frame by OCR, where the page may have changed since', async () => {
+    const { s } = await ok('capture', { target: c.target });
+    const ref = s.frame!.ref;
+    const want = await imagePoint('#alert');
+    await evalIn(c, "document.getElementById('alert').textContent = 'Changed'");
+    const found = (await ok('find_text', { ref, text: 'Alert' })).s as unknown as Found;
+    expect(found.via).toBe('ocr');
+    expect(found.frameRef).toBe(ref);
+    // Whole words first: the button's label leads.
+    expect(found.matches[0]!.text).toBe('Alert');
+    expect(Math.abs(found.matches[0]!.center.x - want.x)).toBeLessThanOrEqual(3);
+    expect(Math.abs(found.matches[0]!.center.y - want.y)).toBeLessThanOrEqual(3);
+  });
+});
