@@ -75,7 +75,7 @@ describe('find_text and click by text on a desktop window (OCR)', { timeout: 120
     for (const word of ['Quarterly', 'Preferences', 'Network']) {
       const r = await h.call('find_text', { target, text: word.toLowerCase() });
       expect(r.isError, textOf(r)).toBeFalsy();
-      const found = r.structuredContent as Found;
+      const found = r.structuredContent as unknown as Found;
       expect(found.via).toBe('ocr');
       expect(found.matches).toHaveLength(1);
       const m = found.matches[0]!;
@@ -98,8 +98,8 @@ describe('find_text and click by text on a desktop window (OCR)', { timeout: 120
     const cap = await h.call('capture', { target, maxDimension: 600 });
     const ref = (cap.structuredContent as { frame: { ref: string } }).frame.ref;
     const r = await h.call('find_text', { ref, text: 'Bookmarks' });
-    expect((r.structuredContent as Found).frameRef).toBe(ref);
-    expect((r.structuredContent as Found).matches.map((m) => m.text)).toEqual(['Bookmarks']);
+    expect((r.structuredContent as unknown as Found).frameRef).toBe(ref);
+    expect((r.structuredContent as unknown as Found).matches.map((m) => m.text)).toEqual(['Bookmarks']);
     const none = await h.call('find_text', { ref, text: 'Zanzibar' });
     expect(none.isError).toBeFalsy();
     expect(textOf(none)).toMatch(/^No "Zanzibar" on f_\w+ \(read from OCR; frame f_\w+, 600×\d+ px\)\.$/);
@@ -107,14 +107,14 @@ describe('find_text and click by text on a desktop window (OCR)', { timeout: 120
   });
 
   it('two equal labels: find_text lists both, click by text is AMBIGUOUS_TEXT until an index picks one', async () => {
-    const found = (await h.call('find_text', { target, text: 'Save' })).structuredContent as Found;
+    const found = (await h.call('find_text', { target, text: 'Save' })).structuredContent as unknown as Found;
     expect(found.matches.map((m) => m.text)).toEqual(['Save', 'Save']);
     const r = await h.call('click', { target, text: 'Save' });
     expect(textOf(r)).toMatch(/^AMBIGUOUS_TEXT: "Save" matches 2 places on desktop:window:\d+ \(image pixels of your latest capture\): 1: "Save" at \(\d+, \d+\); 2: "Save" at/);
     const second = await h.call('click', { target, text: 'Save', index: 2 });
     expect(second.isError, textOf(second)).toBeFalsy();
     const at = (second.structuredContent as { imagePoint: { x: number; y: number }; frameRef: string });
-    const now = (await h.call('find_text', { ref: at.frameRef, text: 'Save' })).structuredContent as Found;
+    const now = (await h.call('find_text', { ref: at.frameRef, text: 'Save' })).structuredContent as unknown as Found;
     expect(Math.abs(at.imagePoint.x - now.matches[1]!.center.x)).toBeLessThanOrEqual(1);
     expect(Math.abs(at.imagePoint.y - now.matches[1]!.center.y)).toBeLessThanOrEqual(1);
   });
