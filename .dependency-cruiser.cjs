@@ -59,7 +59,7 @@ module.exports = {
           `${CORE}sources/(source|module|aim)\\.ts$`,
           `${CORE}(image|util)/`,
           `${CORE}catalog/(types|refs)\\.ts$`,
-          `${CORE}mcp/(tool|schemas|response|action)\\.ts$`,
+          `${CORE}mcp/(tool|schemas|response|action|sharedTools)\\.ts$`,
           `${CORE}ports\\.ts$`,
           `${CORE}text/`,
         ],

@@ -13,13 +13,13 @@ export const END = '<!-- tools:end -->';
 
 export function toolTable(): string {
   const sources = { names: (kind?: 'live' | 'archive') => BUILTIN_SOURCES.filter((m) => !kind || m.kind === kind).map((m) => m.name), modules: () => BUILTIN_SOURCES };
-  const rows = describeTools({ sources }).map(({ tool, source, described }) => {
+  const rows = describeTools({ sources }).map(({ tool, sources: offeredBy, described }) => {
     const required = new Set((described.inputSchema.required as string[] | undefined) ?? []);
     const params = Object.keys(described.inputSchema.properties ?? {})
       .map((k) => (required.has(k) ? `\`${k}\`` : `\`${k}?\``))
       .join(', ');
     const kind = tool.annotations.readOnlyHint ? 'read' : 'act';
-    return `| \`${tool.name}\` | ${source ?? 'all'} | ${kind} | ${params} | ${tool.description.replace(/\|/g, '\\|')} |`;
+    return `| \`${tool.name}\` | ${offeredBy?.join(', ') ?? 'all'} | ${kind} | ${params} | ${tool.description.replace(/\|/g, '\\|')} |`;
   });
   return [BEGIN, '| tool | sources | kind | parameters | what it does |', '|---|---|---|---|---|', ...rows, END].join('\n');
 }

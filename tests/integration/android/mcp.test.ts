@@ -177,4 +177,7 @@ it('find_text reads the UI tree: the label, its node and its centre in image pix
   expect(found.matches[0]!.node).toBeDefined();
   ok(await mcp.call('click', { target, node: found.matches[0]!.node }));
   expect(d.inputs.at(-1)).toEqual({ kind: 'tap', x: 228.5, y: 315.5 });
+  // scroll_into_view is offered for Android too; a node already in view needs no swipe.
+  ok(await mcp.call('scroll_into_view', { target, node: found.matches[0]!.node }));
+  expect(d.inputs).toHaveLength(1);
 });

@@ -47,7 +47,8 @@ export interface McpServices extends StatusPort {
 /** A tool and the source it belongs to (undefined: the core's own). */
 export interface Offered {
   tool: AnyTool;
-  source?: string;
+  /** The source modules offering it (none: a core tool, offered always). */
+  sources?: string[];
   described: Tool;
 }
 
@@ -69,10 +70,17 @@ function schemaContext(services: { sources: ToolSources }): ToolSchemaContext {
 /** Every tool these sources offer, with its JSON Schema derived once. */
 export function describeTools(services: { sources: ToolSources }): Offered[] {
   const ctx = schemaContext(services);
-  const all: { tool: AnyTool; source?: string }[] = [...coreTools.map((tool) => ({ tool })), ...services.sources.modules().flatMap((m) => (m.tools ?? []).map((tool) => ({ tool, source: m.name })))];
+  // A tool several modules share (the same object) is offered once, by all of them.
+  const owners = new Map<AnyTool, string[] | undefined>(coreTools.map((tool) => [tool, undefined]));
+  for (const m of services.sources.modules()) {
+    for (const tool of m.tools ?? []) {
+      if (owners.has(tool) && owners.get(tool) === undefined) throw new Error(`Module ${m.name} lists the core's tool "${tool.name}".`);
+      owners.set(tool, [...(owners.get(tool) ?? []), m.name]);
+    }
+  }
   const seen = new Set<string>();
   const out: Offered[] = [];
-  for (const { tool, source } of all.sort((a, b) => a.tool.name.localeCompare(b.tool.name))) {
+  for (const [tool, sources] of [...owners].sort(([a], [b]) => a.name.localeCompare(b.name))) {
     if (seen.has(tool.name)) throw new Error(`Two tools are named "${tool.name}".`);
     seen.add(tool.name);
     const described: Tool = {
@@ -83,7 +91,7 @@ export function describeTools(services: { sources: ToolSources }): Offered[] {
       ...(tool.output ? { outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
       annotations: { title: tool.title, ...tool.annotations },
     };
-    out.push({ tool, source, described });
+    out.push({ tool, ...(sources ? { sources } : {}), described });
   }
   return out;
 }
@@ -121,7 +129,7 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
   const offered = describeTools(services);
   const byName = new Map(offered.map((o) => [o.tool.name, o]));
   const validators = new Map(offered.map((o) => [o.tool.name, z.object(inputShape(o.tool, schemaContext(services))).strict()]));
-  const isListed = (o: Offered): boolean => !o.source || services.sources.isOffered(o.source);
+  const isListed = (o: Offered): boolean => !o.sources || o.sources.some((name) => services.sources.isOffered(name));
   // This session's own latest capture of each target (two agents never act through each other's frames).
   const session = new SessionFrames();
   const listed = (): Offered[] => offered.filter(isListed);
@@ -140,7 +148,7 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
     const started = performance.now();
     try {
       if (!isListed(o)) {
-        throw new SightlineError('SOURCE_UNAVAILABLE', `${o.tool.name} belongs to the ${o.source} source, which is disabled or unavailable.`, 'Check sightline://health.');
+        throw new SightlineError('SOURCE_UNAVAILABLE', `${o.tool.name} belongs to the ${o.sources?.join(' and ')} source${(o.sources?.length ?? 0) > 1 ? 's, which are' : ', which is'} disabled or unavailable.`, 'Check sightline://health.');
       }
       const parsed = (validators.get(o.tool.name) as z.ZodType).safeParse(request.params.arguments ?? {});
       if (!parsed.success) throw validationError(parsed.error);

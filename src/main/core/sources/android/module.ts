@@ -5,6 +5,7 @@ import { actionHints, runAction } from '../../mcp/action.ts';
 import type { ToolResponse } from '../../mcp/response.ts';
 import { actionOutput, refField, targetField, xField, yField } from '../../mcp/schemas.ts';
 import { defineTool, type ToolContext } from '../../mcp/tool.ts';
+import { scrollIntoViewTool } from '../../mcp/sharedTools.ts';
 import { defineSource } from '../module.ts';
 import type { AndroidSource } from './androidSource.ts';
 import { ORIENTATIONS } from './orientation.ts';
@@ -159,7 +160,7 @@ export const androidModule = defineSource({
       placeholder: '192.168.1.20:5037',
     },
   ],
-  tools: [swipe, listApps, launchApp, stopApp, openUrl, installApk, setOrientation],
+  tools: [swipe, scrollIntoViewTool, listApps, launchApp, stopApp, openUrl, installApk, setOrientation],
   // The app in front (`app`) and its package name are what the allowlist names for Android.
   allowNames: (t) => [t.app, t.title, typeof t.details?.package === 'string' ? t.details.package : undefined],
   async create(ctx) {

@@ -1,29 +1,9 @@
 /** The browser source module: Chrome, Chromium, Edge and Brave tabs over the DevTools protocol. */
-import { z } from 'zod';
-import { actionHints, runAction } from '../../mcp/action.ts';
-import { actionOutput } from '../../mcp/schemas.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { scrollIntoViewTool } from '../../mcp/sharedTools.ts';
 import { defineSource } from '../module.ts';
 import type { BrowserSource } from './browserSource.ts';
 import { browserSettings } from './settings.ts';
 import { browserTools } from './tools.ts';
-
-const scrollIntoView = defineTool({
-  name: 'scroll_into_view',
-  title: 'Scroll an element into view (browser)',
-  description: 'Scroll a node from get_ui_tree into view (block/inline alignment); capture again afterwards. Returns the node\'s box in CSS px of the viewport.',
-  input: {
-    target: z.string().min(1).max(512).describe('A browser tab id from list_targets.'),
-    node: z.string().min(1).max(128).describe('A node id from get_ui_tree.'),
-    block: z.enum(['start', 'center', 'end', 'nearest']).optional().describe('Vertical alignment (default center).'),
-    inline: z.enum(['start', 'center', 'end', 'nearest']).optional().describe('Horizontal alignment (default nearest).'),
-  },
-  output: actionOutput,
-  annotations: { ...actionHints, destructiveHint: false },
-  async handle(ctx, args, res) {
-    await runAction(ctx, { tool: 'scroll_into_view', ...args }, res);
-  },
-});
 
 export const browserModule = defineSource({
   name: 'browser',
@@ -37,7 +17,7 @@ export const browserModule = defineSource({
     { key: 'browser.endpoint', section: 'Connections', kind: 'text', label: 'Browser debugging endpoint', placeholder: 'http://127.0.0.1:9222' },
     { key: 'browser.executablePath', section: 'Connections', kind: 'text', label: 'Browser to launch', placeholder: '/usr/bin/chromium' },
   ],
-  tools: [scrollIntoView, ...browserTools],
+  tools: [scrollIntoViewTool, ...browserTools],
   actions: [
     {
       id: 'launch',
