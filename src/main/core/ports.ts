@@ -120,11 +120,14 @@ export interface ActionRequest {
   /** A source's own action (`<source>:<verb>`): its parameters, passed on as they are. */
   params?: Record<string, unknown>;
   /**
-   * The app the action is aimed at when it is not the target's app in front (launch_app names
-   * the package it starts): the input allowlist checks this name instead.
+   * Whom the input allowlist judges the action by, when not (only) the target's app in front:
+   * `as` instead of it (launch_app's package, a new tab's host), `also` besides it (where
+   * navigate goes), `none` when it reaches no app (a blank new tab).
    */
-  allowAs?: string;
+  allow?: AllowBy;
 }
+
+export type AllowBy = { as: string } | { also: string } | { none: true };
 
 export interface ActionResult {
   ok: true;

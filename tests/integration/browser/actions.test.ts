@@ -203,6 +203,7 @@ describe('actions report their outcome', () => {
     expect(listed).toMatchObject({ state: 'dialog', details: { dialog: { type: 'alert', message: 'Saved!' } } });
     // Anything else on the tab is refused at once, never hung.
     const blocked = await failure(capture(c));
+    expect(blocked.code).toBe('DIALOG_OPEN');
     expect(blocked.message).toMatch(/alert dialog is open/);
     expect(blocked.hint).toMatch(/handle_dialog/);
 

@@ -170,6 +170,27 @@ describe('issue 12 through MCP', () => {
     await ok('tabs', { action: 'close', target });
   });
 
+  it('the allowlist judges a new tab by the host it opens and a navigation by where it goes', async () => {
+    const host = new URL(c.srv.url('form.html')).host;
+    h.core.settings.update({ input: { allowlist: ['example.com'] } });
+    try {
+      expect(await refused('tabs', { action: 'new', url: c.srv.url('form.html') })).toBe(
+        `NOT_ALLOWED: Input to ${host} (browser) is not in the input allowlist. Hint: The user can add "${host}" to input.allowlist in settings.`,
+      );
+      const blank = (await ok('tabs', { action: 'new' })).s.details as { target: string };
+      h.core.settings.update({ input: { allowlist: [host] } });
+      // A blank tab shows nothing of anyone's: it may be led to an allowed page, and closed.
+      await ok('navigate', { target: blank.target, url: c.srv.url('form.html') });
+      await ok('tabs', { action: 'close', target: blank.target });
+      expect(await refused('navigate', { target: c.target, url: 'https://example.com/' })).toMatch(/^NOT_ALLOWED: Input to example\.com \(browser\)/);
+      expect(await evalIn(c, 'location.pathname')).toBe('/actions.html');
+      await ok('navigate', { target: c.target, url: c.srv.url('controls.html') });
+      expect(await evalIn(c, 'location.pathname')).toBe('/controls.html');
+    } finally {
+      h.core.settings.update({ input: { allowlist: [] } });
+    }
+  });
+
   it('hover shows a tooltip and drag reorders a list, through the core tools', async () => {
     await reload(c, 'controls.html');
     await ok('capture', { target: c.target });

@@ -133,7 +133,7 @@ export class ActionGate implements ActionsPort {
         if (needsFrame || !isSightlineError(e) || e.code !== 'FRAME_STALE') throw e;
       }
     } else fresh = frame;
-    await checkAllowlist(sources, settings.input.allowlist, source, target, signal, req.allowAs);
+    await checkAllowlist(sources, settings.input.allowlist, source, target, signal, req.allow);
     const toSource = (p: Point): Point => {
       if (!frame) throw new SightlineError('FRAME_NOT_FOUND', `No frame to read (${p.x}, ${p.y}) in.`, `Call capture with target "${target}" first.`);
       assertInsideImage(frame.image, p);

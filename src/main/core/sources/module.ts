@@ -53,8 +53,11 @@ export interface SourceModule<Config = unknown, S extends Source = Source> {
   readonly actions?: readonly (SetupAction & { run(source: S): Promise<{ target?: string; message?: string }> })[];
   /** The desktop app adds OS permission checks (macOS) to this source's Setup card. */
   readonly osPermissions?: boolean;
-  /** Names `input.allowlist` matches for one of its targets (app name, host, package). */
-  allowNames?(target: TargetInfo): (string | undefined)[];
+  /**
+   * Names `input.allowlist` matches for one of its targets (app name, host, package), or 'any'
+   * for a target that shows nothing of anyone's (a blank tab), which every allowlist admits.
+   */
+  allowNames?(target: TargetInfo): (string | undefined)[] | 'any';
   /**
    * Build the source from its settings. Called on first use (heavy dependencies are imported
    * here, lazily, so start-up does not pay for them) and again after its settings changed.

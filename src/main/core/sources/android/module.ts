@@ -58,7 +58,7 @@ const listApps = defineTool({
 
 /** A device-changing action through the core's gate (pause, read-only, the allowlist and the log apply); the device's answer is in `details`. */
 async function deviceAction(ctx: ToolContext, verb: string, target: string, params: Record<string, unknown>, res: ToolResponse, allowAs?: string): Promise<void> {
-  await runAction(ctx, { tool: `android:${verb}`, target, params, ...(allowAs !== undefined ? { allowAs } : {}) }, res);
+  await runAction(ctx, { tool: `android:${verb}`, target, params, ...(allowAs !== undefined ? { allow: { as: allowAs } } : {}) }, res);
 }
 
 const waitField = z.boolean().default(true).describe('Wait until the activity has drawn its first frame (up to 30 s; default true). false returns once Android accepted the start.');

@@ -27,7 +27,7 @@ export const browserModule = defineSource({
       run: async (source: BrowserSource) => ({ target: await source.launch(), message: 'Browser launched with its own profile. Its tabs are now targets.' }),
     },
   ],
-  allowNames: (t) => [t.app, t.title, typeof t.details?.url === 'string' ? hostOf(t.details.url) : undefined],
+  allowNames: (t) => (t.details?.url === 'about:blank' ? 'any' : [t.app, t.title, typeof t.details?.url === 'string' ? hostOf(t.details.url) : undefined]),
   async create(ctx) {
     const { createBrowserSource } = await import('./browserSource.ts');
     return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, uploadRoots: () => ctx.core().files.uploadRoots });

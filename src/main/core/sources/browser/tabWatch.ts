@@ -18,7 +18,7 @@ type Listener = () => void;
 /** The error every call into a page blocked by a dialog gets, at once instead of hanging. */
 export function dialogBlocks(target: string, d: PendingDialog): SightlineError {
   return new SightlineError(
-    'UNSUPPORTED',
+    'DIALOG_OPEN',
     `A ${d.type} dialog is open on ${target} ("${shorten(d.message)}"): the page is stopped until it is answered.`,
     `Call handle_dialog with target "${target}" and accept true or false${d.type === 'prompt' ? ' (and promptText)' : ''}.`,
     { target, dialog: d },
