@@ -50,7 +50,7 @@ export const coreSettingsShape = {
       /** Index the text of frames for search_screenshots: live frames as they are captured, the archive in the background. */
       index: z.boolean().default(true),
       /** CPU the background indexer may use, in cores, at low priority. */
-      cpuCores: z.int().min(1).max(64).default(1),
+      cpuBudget: z.int().min(1).max(64).default(1),
       /** Apps whose frames are never text-indexed (matched case-insensitively in the app name or window title). */
       excludeApps: z.array(z.string().min(1)).default(['1Password', 'Bitwarden', 'KeePass', 'KeePassXC', 'LastPass', 'Dashlane', 'Keeper', 'Enpass', 'Keychain Access', 'Passwords']),
     })

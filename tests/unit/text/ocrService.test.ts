@@ -4,14 +4,14 @@ import type { OcrEngine, OcrResult } from '../../../src/main/core/ocr/types.ts';
 import { OcrService, type OcrPriority } from '../../../src/main/core/text/ocr.ts';
 
 type OcrSettings = CoreSettings['ocr'];
-const base: OcrSettings = { enabled: true, engine: 'auto', index: true, cpuCores: 1, excludeApps: [] };
+const base: OcrSettings = { enabled: true, engine: 'auto', index: true, cpuBudget: 1, excludeApps: [] };
 
 /** Engines that record their life and answer once `release` is called. */
 function factory() {
   const made: { priority: OcrPriority; threads: number; disposed: boolean }[] = [];
   const waiting: (() => void)[] = [];
   const create = (s: OcrSettings, priority: OcrPriority): OcrEngine => {
-    const rec = { priority, threads: priority === 'background' ? s.cpuCores : 1, disposed: false };
+    const rec = { priority, threads: priority === 'background' ? s.cpuBudget : 1, disposed: false };
     made.push(rec);
     return {
       name: 'tesseract',
@@ -37,7 +37,7 @@ describe('OcrService', () => {
 
   it('keeps one engine per priority, the background one within the CPU budget', async () => {
     const f = factory();
-    const settings = { ...base, cpuCores: 3 };
+    const settings = { ...base, cpuBudget: 3 };
     const ocr = new OcrService({ settings: () => settings, create: f.create });
     const a = ocr.recognize(Buffer.from('x'));
     f.release();

@@ -49,7 +49,7 @@ export class OcrService implements OcrPort {
       ((s, priority) =>
         createOcrEngine(process.platform, {
           engine: s.engine,
-          threads: priority === 'background' ? s.cpuCores : 1,
+          threads: priority === 'background' ? s.cpuBudget : 1,
           niceness: priority === 'background' ? 15 : 0,
         }));
   }
@@ -84,7 +84,7 @@ export class OcrService implements OcrPort {
 
   #slot(priority: OcrPriority): Slot {
     const s = this.#settings();
-    const key = `${s.engine}/${s.cpuCores}`;
+    const key = `${s.engine}/${s.cpuBudget}`;
     if (key !== this.#key) {
       // The engine or its budget changed: idle engines go now, busy ones after their page.
       for (const old of this.#slots.values()) {
