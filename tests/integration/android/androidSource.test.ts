@@ -314,7 +314,7 @@ describe('input', () => {
     await source.input.perform({ kind: 'press_key', target, key: 'Control+A' }, signal());
     expect(d.inputs).toEqual([...[4, 3, 66, 67, 61, 187, 26, 24, 27, 4, 111, 20].map((code) => ({ kind: 'key', code })), { kind: 'combo', codes: [113, 29] }]);
     const bad = await rejection(source.input.perform({ kind: 'press_key', target, key: 'Hyper' }, signal()));
-    expect(bad).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('unknown key "Hyper"') });
+    expect(bad).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('Unknown key "Hyper"') });
   });
 
   it('reports a failing input command instead of pretending', async () => {

@@ -39,7 +39,7 @@ describe('keys', () => {
   it('refuses what it does not know, naming it', () => {
     expect(keyCode('NOPE')).toBeUndefined();
     expect(keyCode('é')).toBeUndefined();
-    expect(() => parseKeys('Control+Hyper')).toThrow('unknown key "Hyper"');
-    expect(() => parseKeys('')).toThrow('no key given');
+    expect(() => parseKeys('Control+Hyper')).toThrow('Unknown key "Hyper" in "Control+Hyper"');
+    expect(() => parseKeys('')).toThrow('press_key needs a "key"');
   });
 });

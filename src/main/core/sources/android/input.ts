@@ -14,7 +14,7 @@ import type { AndroidDevices, DeviceRef } from './devices.ts';
 import type { DeviceDumps } from './dumps.ts';
 import { dragCommand, dragMethod, longPressCommand, motionCommand, swipeCommand, tapCommand, type DragMethod } from './gestures.ts';
 import { IME_COMMAND, isEditableClass, parseImeState, type ImeState } from './ime.ts';
-import { KEY_EXAMPLES, parseKeys } from './keys.ts';
+import { parseKeys } from './keys.ts';
 import { NodeAims, type Aimed } from './nodeAim.ts';
 import { dumpForFrame, elementRef, hitAt, joinNotes, keyboardNote } from './outcome.ts';
 import type { AndroidFrameState } from './screen.ts';
@@ -67,12 +67,7 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
           return { point: aimed.point, note: aimed.scrolls ? `scrolled ${aimed.scrolls} time(s)` : 'already in view', outcome: { hit: elementRef(aimed.node), ...(aimed.scrolls ? { remapped: scrolledNote(aimed) } : {}) } };
         }
         case 'press_key': {
-          let codes: number[];
-          try {
-            codes = parseKeys(action.key);
-          } catch (e) {
-            throw new SightlineError('INVALID_ARGUMENT', `press_key: ${(e as Error).message}.`, `Use a key name such as ${KEY_EXAMPLES}.`);
-          }
+          const codes = parseKeys(action.key);
           const cmd = codes.length === 1 ? `input keyevent ${codes[0]}` : `input keycombination ${codes.join(' ')}`;
           const before = after === 'none' ? undefined : await this.#ime(ref, signal);
           await runInput(this.#d, ref, [cmd], signal, 'press_key');

@@ -4,6 +4,8 @@
  * `Backspace`) and combinations joined by `+` (`Control+A`). Pure.
  */
 import { createRequire } from 'node:module';
+import { SightlineError } from '../../../../shared/errors.ts';
+import { splitCombo } from '../../util/keyCombo.ts';
 
 // adbkit ships the full KEYCODE_* table (generated from KeyEvent.java); it is CommonJS.
 const { KeyCodes } = createRequire(import.meta.url)('@devicefarmer/adbkit') as { KeyCodes: Record<string, number> };
@@ -57,14 +59,12 @@ export function keyCode(name: string): number | undefined {
   return typeof code === 'number' ? code : undefined;
 }
 
-/** `Control+A` → [113, 29]; one name → one code. Throws with the name it did not know. */
-export function parseKeys(key: string): number[] {
-  if (key.trim() === '' && key !== ' ') throw new Error('no key given');
-  const parts = key === '+' ? ['+'] : key.split('+').map((p, i, all) => (p === '' && i === all.length - 1 ? '+' : p)).filter((p) => p !== '');
-  if (parts.length === 0) throw new Error('no key given');
-  return parts.map((p) => {
-    const code = keyCode(p);
-    if (code === undefined) throw new Error(`unknown key "${p}"`);
+/** `Control+A` → [113, 29]: the shared grammar, then Android key codes. Throws INVALID_ARGUMENT. */
+export function parseKeys(combo: string): number[] {
+  const { modifiers, key } = splitCombo(combo);
+  return [...modifiers, key].map((name) => {
+    const code = keyCode(name);
+    if (code === undefined) throw new SightlineError('INVALID_ARGUMENT', `Unknown key "${name}"${name === combo ? '' : ` in "${combo}"`}.`, `Use a key name such as ${KEY_EXAMPLES}.`, { key: combo });
     return code;
   });
 }

@@ -4,6 +4,7 @@
  * key tables. Pure: tested without a display.
  */
 import { SightlineError } from '../../../../shared/errors.ts';
+import { splitCombo } from '../../util/keyCombo.ts';
 
 /** DOM / common names → nut-js Key enum member names. */
 const ALIASES: Record<string, string> = {
@@ -68,12 +69,10 @@ const ALIASES: Record<string, string> = {
   '`': 'Grave',
 };
 
-const MODIFIERS = new Set(['LeftControl', 'LeftShift', 'LeftAlt', 'LeftSuper', 'LeftCmd', 'LeftWin', 'LeftMeta', 'RightControl', 'RightShift', 'RightAlt', 'RightSuper', 'RightCmd']);
-
 /** Map one key name to a nut-js Key member name, given the names that enum has. */
 export function keyName(name: string, known: ReadonlySet<string>, platform: NodeJS.Platform = process.platform): string {
   const lower = name.toLowerCase();
-  let mapped = ALIASES[name] ?? ALIASES[lower];
+  let mapped = Object.hasOwn(ALIASES, name) ? ALIASES[name] : Object.hasOwn(ALIASES, lower) ? ALIASES[lower] : undefined;
   if (mapped === 'LeftSuper' && platform === 'darwin') mapped = 'LeftCmd';
   if (!mapped && /^[a-z]$/i.test(name)) mapped = name.toUpperCase();
   if (!mapped && /^[0-9]$/.test(name)) mapped = `Num${name}`;
@@ -85,14 +84,8 @@ export function keyName(name: string, known: ReadonlySet<string>, platform: Node
   return mapped;
 }
 
-/** "Control+Shift+T" → ['LeftControl', 'LeftShift', 'T']; modifiers first, exactly one non-modifier at most. */
+/** "Control+Shift+T" → ['LeftControl', 'LeftShift', 'T']: the shared grammar, then nut-js names. */
 export function parseCombo(combo: string, known: ReadonlySet<string>, platform: NodeJS.Platform = process.platform): string[] {
-  // A lone "+" is the key itself; otherwise "+" separates (a trailing "++" means the plus key is not supported).
-  const parts = combo === '+' ? ['+'] : combo.split('+');
-  if (parts.some((p) => p === '')) throw new SightlineError('INVALID_ARGUMENT', `Malformed key combination "${combo}".`, 'Join keys with "+", e.g. Control+A.');
-  const keys = parts.map((p) => keyName(p.trim() === '' ? p : p.trim(), known, platform));
-  const mods = keys.filter((k) => MODIFIERS.has(k));
-  const rest = keys.filter((k) => !MODIFIERS.has(k));
-  if (rest.length > 1) throw new SightlineError('INVALID_ARGUMENT', `"${combo}" presses more than one non-modifier key.`, 'Press keys one at a time, or use type_text for text.');
-  return [...mods, ...rest];
+  const { modifiers, key } = splitCombo(combo);
+  return [...modifiers.map((m) => keyName(m, known, platform)), keyName(key, known, platform)];
 }
