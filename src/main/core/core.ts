@@ -124,7 +124,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       events.emit('status');
     },
     setPaused(paused) {
-      settings.update({ input: { paused } });
+      // The pause switch works on a full disk too: in memory until it can be saved.
+      settings.update({ input: { paused } }, { inMemoryIfUnsaved: true });
     },
     applyRetention,
     startMaintenance(say) {

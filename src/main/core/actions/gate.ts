@@ -73,7 +73,7 @@ export class ActionGate implements ActionsPort {
       } as Omit<ActivityEntry, 'id'>);
       return undefined;
     } catch (e) {
-      const err = isSightlineError(e) ? `${e.code}: ${e.message}` : String(e);
+      const err = isSightlineError(e) ? `${e.code}: ${e.message.replace(/\.$/, '')}` : String(e);
       process.stderr.write(`[sightline] activity log: ${err}\n`);
       return `The action was done, but its activity-log entry could not be written (${err}).`;
     }

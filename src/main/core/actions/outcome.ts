@@ -4,6 +4,7 @@
  * image pixels of a frame the agent knows, and with `after: "image"` a small picture of it.
  * A source that cannot say cheaply what changed leaves it to a capture and a diff here.
  */
+import { isSightlineError } from '../../../shared/errors.ts';
 import type { Rect } from '../../../shared/frame.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 import type { FrameService } from '../frames/frameService.ts';
@@ -51,8 +52,18 @@ export async function reportOutcome(o: OutcomeInput): Promise<{ fields: Partial<
   const needCapture = o.after === 'image' || (!fields.changed && out.changedUnknown === true && !out.dialog);
   if (!needCapture) return { fields };
 
-  // A frame after the action: it becomes the session's latest capture, and the diff against the
-  // frame acted in says where the screen changed.
+  // The action is done: a picture after it that cannot be taken (a full disk) is a warning, not a failure.
+  try {
+    return await afterCapture(o, fields);
+  } catch (e) {
+    if (o.signal.aborted) throw e;
+    const why = isSightlineError(e) ? `${e.code}: ${e.message.replace(/\.$/, '')}` : String(e);
+    return { fields: { ...fields, warnings: [`The action was done, but the screen after it could not be captured (${why}).`] } };
+  }
+}
+
+/** A frame after the action: it becomes the session's latest capture, and the diff against the frame acted in says where the screen changed. */
+async function afterCapture(o: OutcomeInput, fields: Partial<ActionResult>): Promise<{ fields: Partial<ActionResult>; image?: AfterImage }> {
   const next = await o.frames.capture({ target: o.target, session: o.session, signal: o.signal });
   fields.afterRef = next.frame.ref;
   if (!fields.changed && o.fresh && o.fresh.image.width === next.frame.image.width && o.fresh.image.height === next.frame.image.height) {

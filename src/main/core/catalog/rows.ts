@@ -8,6 +8,7 @@ import { SightlineError, isSightlineError, type ErrorCode } from '../../../share
 import { IMAGE_FORMATS, type ImageFormat } from '../../../shared/frame.ts';
 import { REF_PATTERN } from './refs.ts';
 import type { ArchiveFrame, FrameQuery, FrameRecord, NewFrame } from './types.ts';
+import { storageError } from '../util/storageError.ts';
 
 const ISO_WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})T.*(Z|[+-]\d{2}:?\d{2})$/;
 /** Source names are target-id prefixes: lowercase words (see src/main/core/sources/module.ts). */
@@ -245,16 +246,3 @@ export function wrap(e: unknown, code: ErrorCode, what: string, dataDir?: string
   if (storage) return storage;
   return new SightlineError(code, `${what}: ${e instanceof Error ? e.message : String(e)}`, 'This is a Sightline bug; the log has details.', undefined, { cause: e });
 }
-
-export function storageError(e: unknown, what: string, dataDir?: string): SightlineError | undefined {
-  const err = e as { code?: string; message?: string };
-  const where = dataDir ? ` (${dataDir})` : '';
-  if (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'SQLITE_FULL') {
-    return new SightlineError('STORAGE_FULL', `${what}: the disk of the data directory is full${where}.`, `Free space on that disk, or lower retention.maxBytes / retention.maxAgeDays so old frames are removed, or move the data directory (--data-dir).`, undefined, { cause: e });
-  }
-  if (err.code === 'EROFS' || err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'SQLITE_READONLY' || err.code === 'SQLITE_CANTOPEN') {
-    return new SightlineError('STORAGE_READ_ONLY', `${what}: the data directory cannot be written${where} (${err.code}).`, `Make the data directory writable by this user, or start Sightline with --data-dir pointing at a writable folder.`, undefined, { cause: e });
-  }
-  return undefined;
-}
-

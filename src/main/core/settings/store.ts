@@ -5,11 +5,12 @@
  * hear every change with the settings before and after.
  */
 import { EventEmitter } from 'node:events';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { SettingsPatch, SettingsValues } from '../../../shared/settings.ts';
 import type { AnySourceModule } from '../sources/module.ts';
+import { storageError } from '../util/storageError.ts';
 import { SETTINGS_FILE, buildSettingsSchema, envOverrides, mergeSettings, parseWith, type SettingsSchema } from './schema.ts';
 
 export interface SettingsOptions {
@@ -70,21 +71,41 @@ export class SettingsStore extends EventEmitter<{ change: [next: SettingsValues,
     return this.#values.sources[source]?.enabled ?? false;
   }
 
-  /** Validate a partial settings object, write settings.json atomically, apply. Bad input changes nothing. */
-  update(patch: SettingsPatch): SettingsValues {
+  /**
+   * Validate a partial settings object, write settings.json atomically, apply. Bad input changes
+   * nothing; a file that cannot be written (a full disk) is STORAGE_FULL / STORAGE_READ_ONLY and
+   * changes nothing either, unless `inMemoryIfUnsaved` (the pause switch: it must work on a full
+   * disk) — then it applies until the next start, and says so on stderr.
+   */
+  update(patch: SettingsPatch, o: { inMemoryIfUnsaved?: boolean } = {}): SettingsValues {
     const file = mergeSettings(this.#file, patch);
     parseWith(this.#schema, file, SETTINGS_FILE);
     const next = this.#effective(file);
-    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
-    const path = join(this.dataDir, SETTINGS_FILE);
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, path);
+    try {
+      this.#write(file);
+    } catch (e) {
+      const err = storageError(e, 'Could not save settings', this.dataDir) ?? e;
+      if (!o.inMemoryIfUnsaved) throw err;
+      process.stderr.write(`[sightline] settings applied until restart, not saved: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
     const previous = this.#values;
     this.#file = file;
     this.#values = next;
     this.emit('change', next, previous);
     return next;
+  }
+
+  #write(file: SettingsPatch): void {
+    mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
+    const path = join(this.dataDir, SETTINGS_FILE);
+    const tmp = `${path}.${process.pid}.tmp`;
+    try {
+      writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+      renameSync(tmp, path);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
   }
 
   #effective(file: SettingsPatch, where?: string): SettingsValues {
