@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 source scripts/node22.sh
 if [ ! -d bench/node_modules ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then
   echo "bench: installing peers (bench/package.json)" >&2
-  npm ci --prefix bench --no-audit --no-fund
+  # npm ci refuses a lock whose platform-only optional packages a registry mirror does not carry
+  # (mobile-mcp's mobilecli-darwin-*, -windows-*); install from package.json's exact pins then.
+  npm ci --prefix bench --no-audit --no-fund || npm install --prefix bench --no-audit --no-fund --no-save
 fi
 exec node bench/run.ts "$@"
