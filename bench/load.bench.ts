@@ -8,6 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serveFixtures, startChromium } from '../tests/fixtures/browser/harness.ts';
 import { serve, stdioClient } from '../tests/support/cli.ts';
 import { tempDir } from '../tests/support/mcpHarness.ts';
@@ -17,9 +18,7 @@ const CLIENTS = 8;
 const ROUNDS = 9;
 const SINGLE = 30;
 
-interface Caller {
-  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<{ isError?: boolean; content?: unknown }>;
-}
+type Caller = Awaited<ReturnType<typeof stdioClient>>['client'];
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -28,7 +27,7 @@ function pct(xs: number[], p: number): number {
 
 async function shot(c: Caller, args: Record<string, unknown>): Promise<number> {
   const t = performance.now();
-  const r = await c.callTool({ name: 'capture', arguments: args });
+  const r = (await c.callTool({ name: 'capture', arguments: args })) as CallToolResult;
   if (r.isError) throw new Error(`capture failed: ${JSON.stringify(r.content)}`);
   return performance.now() - t;
 }
@@ -48,7 +47,7 @@ export default async function run(): Promise<BenchSection> {
   const off = { enabled: false };
   writeFileSync(join(dir, 'settings.json'), JSON.stringify({ sources: { desktop: off, android: off, manictime: off, browser: { enabled: true } }, browser: { endpoint: chrome.endpoint } }));
   const served = await serve(dir);
-  const clients: { client: Caller & { close(): Promise<void> } }[] = [];
+  const clients: { client: Caller }[] = [];
   try {
     for (let i = 0; i < CLIENTS; i++) clients.push(await stdioClient(['mcp', '--data-dir', dir], {}, `load-${i}`));
     const callers = clients.map((c) => c.client);
