@@ -10,7 +10,7 @@
  * refuses a foreign Host or Origin. Errors are `{error: ApiError}` with a 4xx/5xx status.
  */
 import type { ErrorCode } from './errors.ts';
-import type { FrameDescriptor, ImageFormat, Point, SourceHealth, SourceName, TargetInfo } from './frame.ts';
+import type { FrameDescriptor, ImageFormat, Point, ScreenActivity, SourceHealth, SourceName, TargetInfo } from './frame.ts';
 import type { SettingsPatch, SettingsValues } from './settings.ts';
 import type { SourceInfo } from './sources.ts';
 
@@ -29,6 +29,12 @@ export interface FrameSummary extends FrameDescriptor {
   pinned: boolean;
   annotation?: string;
   hasFull: boolean;
+  /**
+   * For an archive frame (ManicTime) or a crop of one: what the user was doing when it was
+   * taken, as `list_screenshots` reports it. The dashboard titles the frame with it; `target`
+   * stays the monitor.
+   */
+  activity?: ScreenActivity;
 }
 
 export interface FramesQuery {
