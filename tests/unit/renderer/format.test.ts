@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paramSummary, matchesActivity } from '../../../src/renderer/lib/activity.ts';
-import { dayLabel, formatBytes, formatDuration, formatPercent, hourKey, localTargetId, relativeTime } from '../../../src/renderer/lib/format.ts';
+import { dayLabel, formatBytes, formatDuration, formatPercent, frameTitle, hourKey, localTargetId, relativeTime } from '../../../src/renderer/lib/format.ts';
 import type { ActivityEntry } from '../../../src/shared/api.ts';
 
 describe('format', () => {
@@ -29,6 +29,15 @@ describe('format', () => {
     expect(formatPercent(12.5)).toBe('12.5');
     expect(localTargetId('desktop:window:0x1e00003')).toBe('window:0x1e00003');
     expect(relativeTime(new Date(now.getTime() - 125_000).toISOString(), now)).toBe('2 min ago');
+  });
+
+  it('titles a frame by the activity at its moment, else by its target', () => {
+    const titles = { 'desktop:window:0x1': 'main.ts — sightline' };
+    expect(frameTitle({ target: 'manictime:monitor:0', activity: { app: 'Google Chrome', document: 'https://example.com/a' } }, titles)).toBe('Google Chrome — https://example.com/a');
+    expect(frameTitle({ target: 'manictime:monitor:1', activity: { app: 'Outlook' } }, titles)).toBe('Outlook');
+    expect(frameTitle({ target: 'manictime:monitor:0', activity: { app: 'unknown', document: 'notes.md' } }, titles)).toBe('notes.md');
+    expect(frameTitle({ target: 'manictime:monitor:0' }, titles)).toBe('monitor:0');
+    expect(frameTitle({ target: 'desktop:window:0x1' }, titles)).toBe('main.ts — sightline');
   });
 });
 
