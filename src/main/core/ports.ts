@@ -3,7 +3,7 @@
  * A tool or a route is handed these, never the composition root: it can reach only what its
  * port says (see docs/architecture.md). The services implement them (frames/, actions/, …).
  */
-import type { ActivityEntry, ActivityQuery, FrameSummary, StatusInfo, TargetsResult } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, FrameSummary, RunView, StatusInfo, TargetsResult } from '../../shared/api.ts';
 import type { ImageFormat, Point, Rect, ScreenshotList, SourceName, UiNode } from '../../shared/frame.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
@@ -268,4 +268,22 @@ export interface StatusPort {
 
 export interface ActivityPort {
   list(q: ActivityQuery): ActivityEntry[];
+}
+
+// ── agent runs ─────────────────────────────────────────────────────────────────────────────
+
+/** One artifact of an agent run, ready to send. */
+export interface RunFile {
+  data: Buffer;
+  contentType: string;
+  /** Not a type the dashboard shows: send it as a download. */
+  download: boolean;
+  name: string;
+}
+
+/** The artifacts `sightline agent` leaves under `<data dir>/runs/<id>/`, read-only (runs/runs.ts). */
+export interface RunsPort {
+  get(id: string): Promise<RunView>;
+  /** `path` is relative to the run's folder, '/'-separated. */
+  file(id: string, path: string): Promise<RunFile>;
 }

@@ -15,7 +15,7 @@ import type { FrameRecord } from '../catalog/types.ts';
 import type { CoreBus } from '../events.ts';
 import { frameSummary } from '../frames/descriptors.ts';
 import { MIME } from '../mcp/response.ts';
-import type { ActivityPort, FramesPort, HistoryService, SettingsPort, SourcesPort, StatusPort, TargetsPort } from '../ports.ts';
+import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, SourcesPort, StatusPort, TargetsPort } from '../ports.ts';
 import { parseTimeInput } from '../util/time.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -28,6 +28,7 @@ export interface ApiServices extends StatusPort {
   history: HistoryService;
   settings: SettingsPort;
   activity: ActivityPort;
+  runs: RunsPort;
   events: CoreBus;
   setPaused(paused: boolean): void;
 }
@@ -44,6 +45,7 @@ const SCHEMAS: Schemas = {
   targets: { query: S.targetsQuery },
   capture: { body: S.captureBody },
   activity: { query: S.activityQuery },
+  run: { params: S.runParams },
   saveSettings: { body: S.settingsBody },
   pause: { body: S.pauseBody },
   sourceAction: { params: S.sourceActionParams, body: S.emptyBody },
@@ -75,6 +77,7 @@ function handlers(s: ApiServices): Handlers {
     targets: ({ query, signal }) => s.targets.list(query.source, signal),
     capture: async ({ body, signal }) => ({ frame: await one(s, (await s.frames.capture({ target: body.target, signal })).frame, signal) }),
     activity: async ({ query }) => ({ entries: s.activity.list(query) }),
+    run: ({ params }) => s.runs.get(params.id),
     settings: async () => ({ settings: s.settings.values(), file: s.settings.file() }),
     saveSettings: async ({ body }) => ({ settings: s.settings.update(body) }),
     pause: async ({ body }) => {
@@ -120,6 +123,19 @@ export function createApi(s: ApiServices): Hono {
       'X-Content-Type-Options': 'nosniff',
     });
   });
+  app.get(API_STREAMS.runFile.path, async (c) => {
+    const { id, path } = parse(S.runFileParams, c.req.param(), 'path');
+    const file = await s.runs.file(id, path);
+    return c.body(new Uint8Array(file.data), 200, {
+      'Content-Type': file.contentType,
+      'Content-Length': String(file.data.length),
+      // A run still going rewrites run.json; artifacts are never a page that runs anything.
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+      'Content-Disposition': `${file.download ? 'attachment' : 'inline'}; filename="${file.name}"`,
+    });
+  });
   app.get(API_STREAMS.events.path, (c) => events(c, s));
   app.notFound((c) => c.json({ error: { code: 'INVALID_ARGUMENT', message: `No route ${c.req.method} ${new URL(c.req.url).pathname}.`, hint: 'See src/shared/api.ts for the routes.' } satisfies ApiError }, 404));
   app.onError((e, c) => {
@@ -160,6 +176,7 @@ export function statusFor(code: ErrorCode): number {
     case 'POINT_OUTSIDE_FRAME':
       return 400;
     case 'FRAME_NOT_FOUND':
+    case 'RUN_NOT_FOUND':
     case 'TARGET_NOT_FOUND':
     case 'TAB_NOT_FOUND':
       return 404;
