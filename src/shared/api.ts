@@ -10,7 +10,7 @@
  * refuses a foreign Host or Origin. Errors are `{error: ApiError}` with a 4xx/5xx status.
  */
 import type { ErrorCode } from './errors.ts';
-import type { FrameDescriptor, ImageFormat, Point, SourceHealth, SourceName, TargetInfo } from './frame.ts';
+import type { FrameDescriptor, ImageFormat, Point, ScreenActivity, SourceHealth, SourceName, TargetInfo } from './frame.ts';
 import type { SettingsPatch, SettingsValues } from './settings.ts';
 import type { SourceInfo } from './sources.ts';
 
@@ -29,6 +29,12 @@ export interface FrameSummary extends FrameDescriptor {
   pinned: boolean;
   annotation?: string;
   hasFull: boolean;
+  /**
+   * For an archive frame (ManicTime) or a crop of one: what the user was doing when it was
+   * taken, as `list_screenshots` reports it. The dashboard titles the frame with it; `target`
+   * stays the monitor.
+   */
+  activity?: ScreenActivity;
 }
 
 export interface FramesQuery {
@@ -76,9 +82,47 @@ export interface ActivityQuery {
   tool?: string;
   target?: string;
   result?: 'ok' | 'error';
+  /** Only the actions of this agent run (`ActivityEntry.run.id`). */
+  run?: string;
   /** An entry id: entries older than it (paging). */
   before?: number;
   limit?: number;
+}
+
+/** One step of an agent run, as its run.json and step folder tell it. */
+export interface RunStepView {
+  step: number;
+  /** What the model decided, in a few words (`click (412, 230)`). */
+  action?: string;
+  why?: string;
+  outcome?: string;
+  /** The step's screenshot, a path relative to the run's folder (see `files`). */
+  screenshot?: string;
+}
+
+/**
+ * An agent run (`sightline agent`) as the dashboard shows it, read from its folder under
+ * `<data dir>/runs/`: the summary its run.json gives (as far as it is written: a run still
+ * going has no steps in it yet) and every artifact file, each served by `runFile`.
+ */
+export interface RunView {
+  id: string;
+  goal?: string;
+  /** 'running' | 'done' | 'stopped' (run.json's own word). */
+  status?: string;
+  stop?: { reason: string; exitCode?: number; message?: string; code?: string };
+  startedAt?: string;
+  endedAt?: string;
+  durationMs?: number;
+  provider?: string;
+  model?: string;
+  dryRun?: boolean;
+  target?: { id: string; title?: string; source?: string };
+  steps: RunStepView[];
+  /** Files of the run's folder, relative to it ('/'-separated), newest step last. */
+  files: { path: string; bytes: number }[];
+  /** Why run.json could not be read, when it could not (the files are still listed). */
+  problem?: string;
 }
 
 export interface CropRequest {
@@ -155,6 +199,7 @@ export interface ApiContract {
   targets: Route<'GET', '/targets', NoInput, { source?: SourceName }, undefined, TargetsResult>;
   capture: Route<'POST', '/capture', NoInput, NoInput, { target: string }, { frame: FrameSummary }>;
   activity: Route<'GET', '/activity', NoInput, ActivityQuery, undefined, { entries: ActivityEntry[] }>;
+  run: Route<'GET', '/runs/:id', { id: string }, NoInput, undefined, RunView>;
   settings: Route<'GET', '/settings', NoInput, NoInput, undefined, SettingsView>;
   saveSettings: Route<'PUT', '/settings', NoInput, NoInput, SettingsPatch, { settings: SettingsValues }>;
   pause: Route<'POST', '/input/pause', NoInput, NoInput, { paused: boolean }, StatusInfo>;
@@ -173,6 +218,7 @@ export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method
   targets: { method: 'GET', path: '/targets' },
   capture: { method: 'POST', path: '/capture' },
   activity: { method: 'GET', path: '/activity' },
+  run: { method: 'GET', path: '/runs/:id' },
   settings: { method: 'GET', path: '/settings' },
   saveSettings: { method: 'PUT', path: '/settings' },
   pause: { method: 'POST', path: '/input/pause' },
@@ -183,6 +229,13 @@ export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method
 export const API_STREAMS = {
   /** The image bytes of a frame: the model image, the native-resolution one, or a ≤ 320 px thumbnail. */
   frameImage: { method: 'GET', path: '/frames/:ref/:variant' },
+  /**
+   * One artifact of an agent run: `path` is relative to the run's folder, URL-encoded as one
+   * segment (`step-01%2Fscreenshot.jpg`). Only files inside `<data dir>/runs/<id>/` after every
+   * symlink is resolved; text as text/plain, JSON as JSON, images as images, anything else as a
+   * download.
+   */
+  runFile: { method: 'GET', path: '/runs/:id/files/:path' },
   /** text/event-stream of ServerEvent. */
   events: { method: 'GET', path: '/events' },
 } as const;
@@ -190,6 +243,12 @@ export const API_STREAMS = {
 export type ImageVariant = 'image' | 'full' | 'thumbnail';
 
 export const API_PREFIX = '/api';
+
+/**
+ * An agent run's id (`_meta["sightline/run"].id` of its MCP calls): the name of its folder
+ * under `<data dir>/runs`, so no separator and no leading dot.
+ */
+export const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 
 /** `/frames/:ref/crop` with `{ref: 'f_1'}` → `/frames/f_1/crop` (each value URL-encoded). */
 export function fillPath(path: string, params: Record<string, string>): string {

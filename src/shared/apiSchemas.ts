@@ -4,12 +4,13 @@
  * which is all the dashboard imports (so zod stays out of its bundle).
  */
 import { z } from 'zod';
-import type { ActivityQuery, CropRequest, FramesQuery } from './api.ts';
+import { RUN_ID, type ActivityQuery, type CropRequest, type FramesQuery } from './api.ts';
 
 const sourceName = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a source name such as "browser"');
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const isoTime = z.string().min(1).max(40);
+
 
 export const framesQuery = z.strictObject({
   source: sourceName.optional(),
@@ -27,6 +28,7 @@ export const activityQuery = z.strictObject({
   tool: z.string().min(1).max(64).optional(),
   target: z.string().min(1).max(512).optional(),
   result: z.enum(['ok', 'error']).optional(),
+  run: z.string().regex(RUN_ID, 'a run id such as "20261122-013005-fill-the-form-3f2a"').optional(),
   /** An entry id: entries older than it (paging). */
   before: int(0, Number.MAX_SAFE_INTEGER).optional(),
   limit: int(1, 500).default(100),
@@ -57,6 +59,14 @@ export const emptyBody = z.strictObject({});
 
 export const frameParams = z.strictObject({ ref: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a frame ref') });
 export const imageParams = frameParams.extend({ variant: z.enum(['image', 'full', 'thumbnail']) });
+export const runParams = z.strictObject({ id: z.string().regex(RUN_ID, 'a run id such as "20261122-013005-fill-the-form-3f2a"') });
+/** A file of a run: '/'-separated names, none empty or starting with a dot (no "..", no hidden files). */
+export const runFileParams = runParams.extend({
+  path: z
+    .string()
+    .max(400)
+    .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}(\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}){0,3}$/, 'a path inside the run folder such as "step-01/screenshot.jpg"'),
+});
 export const sourceActionParams = z.strictObject({ name: sourceName, action: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/) });
 
 // What the schemas produce is what the contract's types promise (a compile-time check).

@@ -99,6 +99,14 @@ export interface HealthCheck {
 export const SAMPLINGS = ['activity', 'interval', 'all'] as const;
 export type Sampling = (typeof SAMPLINGS)[number];
 
+/** What the user was doing when an archive screenshot was taken (ManicTime's activity timelines). */
+export interface ScreenActivity {
+  /** The application, e.g. "Google Chrome" ("unknown" when only the document is known). */
+  app: string;
+  /** The document, page or file in front, e.g. "Invoice 4411.pdf". */
+  document?: string;
+}
+
 /** One entry of `list_screenshots` (metadata only; the ref is the only handle). */
 export interface ScreenshotEntry {
   ref: string;
@@ -113,7 +121,7 @@ export interface ScreenshotEntry {
   monitor?: number;
   hasThumbnail: boolean;
   pinned?: boolean;
-  activity?: { app: string; document?: string };
+  activity?: ScreenActivity;
 }
 
 export const EMPTY_REASONS = ['RETENTION_OR_PURGED', 'CAPTURE_DISABLED', 'SOURCE_UNAVAILABLE', 'NO_MATCH', 'UNKNOWN'] as const;

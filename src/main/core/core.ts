@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { StatusInfo } from '../../shared/api.ts';
 import type { SettingsPatch } from '../../shared/settings.ts';
 import { ActionGate } from './actions/gate.ts';
@@ -15,6 +16,7 @@ import type { CoreBus, CoreEvents } from './events.ts';
 import { FrameService } from './frames/frameService.ts';
 import { History } from './frames/history.ts';
 import { ScreenText } from './frames/screenText.ts';
+import { AgentRuns } from './runs/runs.ts';
 import { OcrService, type OcrPort } from './text/ocr.ts';
 import { SettingsStore } from './settings/store.ts';
 import { BUILTIN_SOURCES } from './sources/builtin.ts';
@@ -49,6 +51,8 @@ export interface Core {
   readonly targets: TargetService;
   readonly history: History;
   readonly activity: ActivityLog;
+  /** `sightline agent` runs' artifacts under <data dir>/runs (read-only). */
+  readonly runs: AgentRuns;
   readonly text: ScreenText;
   readonly ocr: OcrPort;
   status(): Promise<StatusInfo>;
@@ -113,6 +117,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     targets,
     history,
     activity: catalog.activity,
+    runs: new AgentRuns(join(dataDir, 'runs')),
     text,
     ocr: options.ocr ?? ocr,
     async status() {

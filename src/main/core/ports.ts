@@ -3,7 +3,7 @@
  * A tool or a route is handed these, never the composition root: it can reach only what its
  * port says (see docs/architecture.md). The services implement them (frames/, actions/, …).
  */
-import type { ActivityEntry, ActivityQuery, StatusInfo, TargetsResult } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, FrameSummary, RunView, StatusInfo, TargetsResult } from '../../shared/api.ts';
 import type { ImageFormat, Point, Rect, ScreenshotList, SourceName, UiNode } from '../../shared/frame.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
@@ -192,8 +192,13 @@ export interface HistoryService {
   listScreenshots(source: SourceName | undefined, q: ScreenshotQuery, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<ScreenshotList>;
   /** Bring an archive's index up to date, reporting progress to the caller and the dashboard. */
   refreshArchive(name: SourceName, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<void>;
-  /** Newest-first pages of an archive, for the timeline (undefined: not an archive). */
-  archivePage(name: SourceName, q: { before?: Date; target?: string; offset: number; limit: number }, signal: AbortSignal): Promise<{ frames: FrameRecord[]; total: number } | undefined>;
+  /**
+   * A newest-first page of the dashboard's timeline: Sightline's own frames and every enabled
+   * archive's screenshots (as far as `source`/`target` include them), merged by time.
+   */
+  timelinePage(q: { source?: SourceName; target?: string; before?: Date; offset: number; limit: number }, signal: AbortSignal): Promise<{ frames: FrameRecord[]; total: number }>;
+  /** Frames as the dashboard lists them: an archive frame carries the activity at its moment. */
+  summarize(frames: readonly FrameRecord[], signal?: AbortSignal): Promise<FrameSummary[]>;
 }
 
 // ── text on screen ─────────────────────────────────────────────────────────────────────────
@@ -263,4 +268,22 @@ export interface StatusPort {
 
 export interface ActivityPort {
   list(q: ActivityQuery): ActivityEntry[];
+}
+
+// ── agent runs ─────────────────────────────────────────────────────────────────────────────
+
+/** One artifact of an agent run, ready to send. */
+export interface RunFile {
+  data: Buffer;
+  contentType: string;
+  /** Not a type the dashboard shows: send it as a download. */
+  download: boolean;
+  name: string;
+}
+
+/** The artifacts `sightline agent` leaves under `<data dir>/runs/<id>/`, read-only (runs/runs.ts). */
+export interface RunsPort {
+  get(id: string): Promise<RunView>;
+  /** `path` is relative to the run's folder, '/'-separated. */
+  file(id: string, path: string): Promise<RunFile>;
 }

@@ -23,7 +23,50 @@ export function matchesActivity(e: ActivityEntry, q: ActivityQuery): boolean {
   if (q.target && e.target !== q.target) return false;
   if (q.result === 'ok' && e.result !== 'ok') return false;
   if (q.result === 'error' && e.result === 'ok') return false;
+  if (q.run && e.run?.id !== q.run) return false;
   return true;
+}
+
+/** A row of the activity table: an agent run's heading, or one action (under its run's heading when it has one). */
+export type ActivityItem =
+  | { kind: 'run'; key: string; run: { id: string; artifacts?: string }; count: number; failed: number; first: string; last: string }
+  | { kind: 'entry'; key: string; entry: ActivityEntry; run?: string };
+
+/**
+ * Entries (newest first) with each agent run's actions gathered under one heading, placed where
+ * the run's newest action is; actions of no run keep their place. A run's heading counts its
+ * actions (those loaded) and their failures, and spans their times.
+ */
+export function groupByRun(entries: readonly ActivityEntry[]): ActivityItem[] {
+  const byRun = new Map<string, ActivityEntry[]>();
+  for (const e of entries) {
+    if (!e.run) continue;
+    const list = byRun.get(e.run.id);
+    if (list) list.push(e);
+    else byRun.set(e.run.id, [e]);
+  }
+  const out: ActivityItem[] = [];
+  for (const e of entries) {
+    if (!e.run) {
+      out.push({ kind: 'entry', key: `e${e.id}`, entry: e });
+      continue;
+    }
+    const list = byRun.get(e.run.id);
+    // Only the run's newest action places the group; the others are already under it.
+    if (!list || list[0] !== e) continue;
+    const artifacts = list.find((x) => x.run?.artifacts)?.run?.artifacts;
+    out.push({
+      kind: 'run',
+      key: `r${e.run.id}`,
+      run: artifacts ? { id: e.run.id, artifacts } : { id: e.run.id },
+      count: list.length,
+      failed: list.filter((x) => x.result !== 'ok').length,
+      first: (list.at(-1) as ActivityEntry).at,
+      last: e.at,
+    });
+    for (const x of list) out.push({ kind: 'entry', key: `e${x.id}`, entry: x, run: e.run.id });
+  }
+  return out;
 }
 
 const short = (s: string, n = 40): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

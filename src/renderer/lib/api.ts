@@ -10,6 +10,7 @@
 import {
   API_PREFIX,
   API_ROUTES,
+  API_STREAMS,
   fillPath,
   type ActivityEntry,
   type ActivityQuery,
@@ -21,6 +22,7 @@ import {
   type FramesPage,
   type FramesQuery,
   type ImageVariant,
+  type RunView,
   type ServerEvent,
   type SettingsView,
   type StatusInfo,
@@ -116,6 +118,7 @@ export const api = {
   targets: (source?: SourceName): Promise<TargetsResult> => call('targets', { query: source ? { source } : {} }),
   capture: (target: string): Promise<{ frame: FrameSummary }> => call('capture', { body: { target } }),
   activity: (q: ActivityQuery, signal?: AbortSignal): Promise<{ entries: ActivityEntry[] }> => call('activity', { query: q, signal }),
+  run: (id: string, signal?: AbortSignal): Promise<RunView> => call('run', { params: { id }, signal }),
   settings: (): Promise<SettingsView> => call('settings'),
   saveSettings: (patch: SettingsPatch): Promise<{ settings: SettingsValues }> => call('saveSettings', { body: patch }),
   pause: (paused: boolean): Promise<StatusInfo> => call('pause', { body: { paused } }),
@@ -187,4 +190,9 @@ export function errorMessage(e: unknown): string {
   if (e instanceof ApiRequestError) return e.hint ? `${e.message} ${e.hint}` : e.message;
   if (e instanceof Error) return e.message;
   return String(e);
+}
+
+/** A file of an agent run's folder (`step-01/screenshot.jpg`), served by the API with the session cookie. */
+export function runFileUrl(id: string, path: string): string {
+  return `${API_PREFIX}${fillPath(API_STREAMS.runFile.path, { id, path })}`;
 }

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunView } from '../../../src/shared/api.ts';
 import { connectDriver, driverPage, resizeViewport, serveFixtures, startChromium, type FixtureServer, type RunningChromium } from '../../fixtures/browser/harness.ts';
 import { serve } from '../../support/cli.ts';
 import { act, startFakeModelServer, type FakeModelServer, type Received } from '../../support/fakeModelServer.ts';
@@ -257,6 +258,20 @@ describe('safety stops', slow, () => {
       const log = (await (await fetch(`${app.base}/api/activity?limit=10`, { headers: { Authorization: `Bearer ${app.token}` } })).json()) as { entries: { tool: string; client?: string }[] };
       expect(log.entries.filter((e) => e.tool === 'click').length).toBe(2);
       expect(JSON.stringify(log.entries)).toContain('sightline-agent');
+      // …under its run: the dashboard filters by it and serves the run's own artifacts.
+      const auth = { headers: { Authorization: `Bearer ${app.token}` } };
+      const id = r.run!.runId;
+      const ofRun = (await (await fetch(`${app.base}/api/activity?run=${id}`, auth)).json()) as { entries: { tool: string; result: string; run?: { id: string } }[] };
+      expect(ofRun.entries.map((e) => [e.tool, e.result, e.run?.id])).toEqual([
+        ['click', 'INPUT_PAUSED', id],
+        ['click', 'ok', id],
+      ]);
+      const view = (await (await fetch(`${app.base}/api/runs/${id}`, auth)).json()) as RunView;
+      expect(view).toMatchObject({ id, goal: 'Click the red button twice', status: 'stopped', stop: { reason: 'paused' } });
+      expect(view.steps.map((s) => s.screenshot)).toEqual(r.run!.steps.map((s) => s.screenshot));
+      const shot = await fetch(`${app.base}/api/runs/${id}/files/${encodeURIComponent(view.steps[0]!.screenshot!)}`, auth);
+      expect(shot.status).toBe(200);
+      expect(Buffer.from(await shot.arrayBuffer()).equals(readFileSync(join(r.dir!, view.steps[0]!.screenshot!)))).toBe(true);
       expectClean(r);
     } finally {
       await app.stop();

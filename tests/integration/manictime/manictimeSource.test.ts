@@ -218,6 +218,35 @@ describe('paging the whole archive, newest first (the dashboard timeline)', () =
     expect(m1.total).toBe(expected.filter((e) => e.monitor === 1).length);
     expect(source.history.page({ target: 'manictime:bogus', offset: 0, limit: 5 })).toEqual({ refs: [], total: 0 });
   });
+
+  it('as a list: probing a position makes no catalog row, and its time is the paged screenshot\'s', async () => {
+    const { source, catalog } = open();
+    await source.history.refresh({ signal });
+    const before = new Date('2024-04-01T11:00:00+02:00');
+    const list = source.history.timeline({ before });
+    const rows = (): number => catalog.frames.count({ source: 'manictime' });
+    const probed = [0, 1, 17, 40, list.total - 1].map((i) => list.timeAt(i));
+    expect(rows()).toBe(0);
+    const refs = list.page(0, list.total);
+    expect(rows()).toBe(list.total);
+    expect(probed).toEqual([0, 1, 17, 40, list.total - 1].map((i) => Date.parse(catalog.frames.get(refs[i]!)!.capturedAt)));
+    expect(Math.max(...probed)).toBeLessThan(before.getTime());
+    // A page in the middle reads the same screenshots as the whole list does there.
+    expect(list.page(17, 9)).toEqual(refs.slice(17, 26));
+    expect(list.page(list.total - 2, 10)).toEqual(refs.slice(-2));
+  });
+
+  it('knows the activity at any instant, and nothing where none was recorded', async () => {
+    const { source } = open();
+    const at = (local: string): number => Date.parse(`2024-04-01T${local}+02:00`);
+    expect(await source.history.activityAt!([at('09:10:00'), Date.parse('2024-03-30T10:00:00+01:00'), at('10:45:00')])).toEqual([
+      { app: 'Google Chrome', document: 'https://example.com/a' },
+      undefined,
+      { app: 'Outlook' },
+    ]);
+    const none = open({ activities: noActivities() });
+    expect(await none.source.history.activityAt!([at('09:10:00')])).toEqual([undefined]);
+  });
 });
 
 describe('pins and cancellation', () => {

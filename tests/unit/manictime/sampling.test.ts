@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { spreadEvenly } from '../../../src/main/core/util/sampling.ts';
 import {
+  activityOf,
   buildSegments,
   capMoments,
+  clusterTimes,
   sampleAll,
   sampleInterval,
   sampleTransitions,
@@ -164,5 +166,35 @@ describe('activity segments', () => {
     const many: ActivitySpan[] = Array.from({ length: 100 }, (_, i) => ({ startMs: i * MIN, endMs: (i + 1) * MIN, value: `app${i % 2}` }));
     const out = sampleTransitions(toMoments(shots(100, 1)), buildSegments(many, []), 4);
     expect(out.map((s) => s.utcMs / MIN)).toEqual([0, 33, 66, 99]);
+  });
+});
+
+describe('activity labels for a page of screenshots', () => {
+  it('names the app and document of a segment, "unknown" for a document alone', () => {
+    expect(activityOf({ startMs: 0, endMs: 1, app: 'Chrome', document: 'Invoice 4411.pdf' })).toEqual({ app: 'Chrome', document: 'Invoice 4411.pdf' });
+    expect(activityOf({ startMs: 0, endMs: 1, app: 'Chrome', document: undefined })).toEqual({ app: 'Chrome' });
+    expect(activityOf({ startMs: 0, endMs: 1, app: undefined, document: 'notes.md' })).toEqual({ app: 'unknown', document: 'notes.md' });
+    expect(activityOf(undefined)).toBeUndefined();
+  });
+
+  it('clusters instants into runs no more than the gap apart, remembering their positions', () => {
+    const H = 3_600_000;
+    expect(clusterTimes([10 * H, 0, 1 * H, 30 * H, 11 * H], 6 * H)).toEqual([
+      { fromMs: 0, toMs: 1 * H, members: [1, 2] },
+      { fromMs: 10 * H, toMs: 11 * H, members: [0, 4] },
+      { fromMs: 30 * H, toMs: 30 * H, members: [3] },
+    ]);
+    expect(clusterTimes([], H)).toEqual([]);
+  });
+
+  it('every instant lands in exactly one run that covers it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 1e9 }), { maxLength: 80 }), fc.integer({ min: 1, max: 1e8 }), (times, gap) => {
+        const runs = clusterTimes(times, gap);
+        expect(runs.flatMap((r) => r.members).sort((a, b) => a - b)).toEqual(times.map((_, i) => i));
+        for (const r of runs) for (const i of r.members) expect(times[i]! >= r.fromMs && times[i]! <= r.toMs).toBe(true);
+        for (let k = 1; k < runs.length; k++) expect(runs[k]!.fromMs - runs[k - 1]!.toMs).toBeGreaterThan(gap);
+      }),
+    );
   });
 });

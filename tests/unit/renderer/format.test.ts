@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { paramSummary, matchesActivity } from '../../../src/renderer/lib/activity.ts';
-import { dayLabel, formatBytes, formatDuration, formatPercent, hourKey, localTargetId, relativeTime } from '../../../src/renderer/lib/format.ts';
+import { groupByRun, paramSummary, matchesActivity } from '../../../src/renderer/lib/activity.ts';
+import { dayLabel, formatBytes, formatDuration, formatPercent, frameTitle, hourKey, localTargetId, relativeTime } from '../../../src/renderer/lib/format.ts';
 import type { ActivityEntry } from '../../../src/shared/api.ts';
 
 describe('format', () => {
@@ -30,6 +30,15 @@ describe('format', () => {
     expect(localTargetId('desktop:window:0x1e00003')).toBe('window:0x1e00003');
     expect(relativeTime(new Date(now.getTime() - 125_000).toISOString(), now)).toBe('2 min ago');
   });
+
+  it('titles a frame by the activity at its moment, else by its target', () => {
+    const titles = { 'desktop:window:0x1': 'main.ts — sightline' };
+    expect(frameTitle({ target: 'manictime:monitor:0', activity: { app: 'Google Chrome', document: 'https://example.com/a' } }, titles)).toBe('Google Chrome — https://example.com/a');
+    expect(frameTitle({ target: 'manictime:monitor:1', activity: { app: 'Outlook' } }, titles)).toBe('Outlook');
+    expect(frameTitle({ target: 'manictime:monitor:0', activity: { app: 'unknown', document: 'notes.md' } }, titles)).toBe('notes.md');
+    expect(frameTitle({ target: 'manictime:monitor:0' }, titles)).toBe('monitor:0');
+    expect(frameTitle({ target: 'desktop:window:0x1' }, titles)).toBe('main.ts — sightline');
+  });
 });
 
 describe('activity helpers', () => {
@@ -49,5 +58,24 @@ describe('activity helpers', () => {
     expect(matchesActivity(e, { result: 'ok' })).toBe(false);
     expect(matchesActivity(e, { tool: 'scroll' })).toBe(false);
     expect(matchesActivity(e, { target: 'desktop:window:1', tool: 'click' })).toBe(true);
+    expect(matchesActivity(e, { run: 'r1' })).toBe(false);
+    expect(matchesActivity({ ...e, run: { id: 'r1' } }, { run: 'r1' })).toBe(true);
+  });
+
+  it('gathers a run’s actions under one heading where its newest action is; others keep their place', () => {
+    const r1 = { id: 'r1', artifacts: '/d/runs/r1' };
+    // Newest first: r1 acts, someone else acts in between, r1 again, then r2.
+    const log = [
+      entry({ id: 6, at: '2025-11-20T10:06:00Z', run: r1 }),
+      entry({ id: 5, at: '2025-11-20T10:05:00Z', client: 'claude' }),
+      entry({ id: 4, at: '2025-11-20T10:04:00Z', run: r1, result: 'FRAME_STALE' }),
+      entry({ id: 3, at: '2025-11-20T10:03:00Z', run: { id: 'r2' } }),
+      entry({ id: 2, at: '2025-11-20T10:02:00Z' }),
+    ];
+    const items = groupByRun(log);
+    expect(items.map((i) => (i.kind === 'run' ? `run ${i.run.id}` : `${i.entry.id}${i.run ? ` in ${i.run}` : ''}`))).toEqual(['run r1', '6 in r1', '4 in r1', '5', 'run r2', '3 in r2', '2']);
+    expect(items[0]).toEqual({ kind: 'run', key: 'rr1', run: r1, count: 2, failed: 1, first: '2025-11-20T10:04:00Z', last: '2025-11-20T10:06:00Z' });
+    expect(new Set(items.map((i) => i.key)).size).toBe(items.length);
+    expect(groupByRun([])).toEqual([]);
   });
 });

@@ -64,6 +64,10 @@ export class ActivityLog {
       conds.push('target = @target');
       params.target = q.target;
     }
+    if (q.run !== undefined) {
+      conds.push('run_id = @run');
+      params.run = q.run;
+    }
     if (q.result === 'ok') conds.push("result = 'ok'");
     else if (q.result === 'error') conds.push("result <> 'ok'");
     if (q.before !== undefined) {

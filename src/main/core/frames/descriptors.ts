@@ -1,11 +1,11 @@
 /** A stored frame as agents see it (the DESIGN contract) and as the dashboard lists it. */
 import type { FrameSummary } from '../../../shared/api.ts';
-import type { FrameDescriptor } from '../../../shared/frame.ts';
+import type { FrameDescriptor, ScreenActivity } from '../../../shared/frame.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 
-export function frameSummary(f: FrameRecord): FrameSummary {
+export function frameSummary(f: FrameRecord, activity?: ScreenActivity): FrameSummary {
   const { state: _state, external: _external, ...rest } = f;
-  return rest;
+  return activity ? { ...rest, activity } : rest;
 }
 
 export function frameDescriptor(f: FrameRecord): FrameDescriptor {

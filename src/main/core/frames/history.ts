@@ -1,8 +1,10 @@
 /**
  * History: `list_screenshots` over the catalog (a time window, filters, sampling and a strict
  * `max`, metadata only), where an archive answers for its own source (activity sampling, reason
- * codes); and the archive's index kept fresh, with progress to the caller and the dashboard.
+ * codes); the archive's index kept fresh, with progress to the caller and the dashboard; and the
+ * dashboard's timeline, every archive merged in (timeline.ts).
  */
+import type { FrameSummary } from '../../../shared/api.ts';
 import type { EmptyReason, ScreenshotEntry, ScreenshotList, SourceName } from '../../../shared/frame.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { FrameRecord } from '../catalog/types.ts';
@@ -10,9 +12,10 @@ import type { CoreBus } from '../events.ts';
 import type { HistoryService } from '../ports.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import type { SourceRegistry } from '../sources/registry.ts';
-import type { ProgressReport, ScreenshotQuery } from '../sources/source.ts';
+import type { HistoryPort, ProgressReport, ScreenshotQuery } from '../sources/source.ts';
 import { spreadEvenly } from '../util/sampling.ts';
 import { displayLocalTime } from '../util/time.ts';
+import { summarize, timelinePage, type TimelinePage, type TimelineQuery } from './timeline.ts';
 
 export interface HistoryDeps {
   catalog: Catalog;
@@ -44,13 +47,30 @@ export class History implements HistoryService {
     if (reported) this.#d.events.emit('progress', { id, label: `${name} index up to date`, done: 1, total: 1, finished: true });
   }
 
-  async archivePage(name: SourceName, q: { before?: Date; target?: string; offset: number; limit: number }, signal: AbortSignal): Promise<{ frames: FrameRecord[]; total: number } | undefined> {
-    const archive = await this.#d.sources.history(name);
-    if (!archive) return undefined;
-    await this.refreshArchive(name, signal);
-    const { refs, total } = archive.page(q);
-    const frames = refs.map((r) => this.#d.catalog.frames.get(r)).filter((f): f is FrameRecord => f !== undefined);
-    return { frames, total };
+  /**
+   * A page of the dashboard's timeline: Sightline's own frames and every enabled archive the
+   * filter includes (each brought up to date first), merged by time.
+   */
+  async timelinePage(q: TimelineQuery, signal: AbortSignal): Promise<TimelinePage> {
+    const archives: HistoryPort[] = [];
+    for (const name of this.#d.sources.names('archive')) {
+      if ((q.source && q.source !== name) || (q.target && !q.target.startsWith(`${name}:`))) continue;
+      try {
+        const archive = await this.#d.sources.history(name);
+        if (!archive) continue;
+        await this.refreshArchive(name, signal);
+        archives.push(archive);
+      } catch (e) {
+        // An archive that cannot be read now must not hide the rest of "All" (Setup says why); asked for alone, it answers.
+        if (q.source === name || signal.aborted) throw e;
+      }
+    }
+    return timelinePage(this.#d.catalog, archives, q);
+  }
+
+  /** Frames as the dashboard shows them: archive frames titled with the activity at their moment. */
+  summarize(frames: readonly FrameRecord[], signal?: AbortSignal): Promise<FrameSummary[]> {
+    return summarize(this.#d.catalog, frames, (name) => this.#d.sources.history(name), signal);
   }
 
   async listScreenshots(source: SourceName | undefined, q: ScreenshotQuery, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<ScreenshotList> {

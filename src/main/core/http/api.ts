@@ -8,14 +8,14 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
-import { API_PREFIX, API_ROUTES, API_STREAMS, type ActivityEntry, type ApiContract, type ApiError, type ApiRouteName, type ProgressInfo } from '../../../shared/api.ts';
+import { API_PREFIX, API_ROUTES, API_STREAMS, type ActivityEntry, type ApiContract, type ApiError, type ApiRouteName, type FrameSummary, type ProgressInfo } from '../../../shared/api.ts';
 import * as S from '../../../shared/apiSchemas.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 import type { CoreBus } from '../events.ts';
 import { frameSummary } from '../frames/descriptors.ts';
 import { MIME } from '../mcp/response.ts';
-import type { ActivityPort, FramesPort, HistoryService, SettingsPort, SourcesPort, StatusPort, TargetsPort } from '../ports.ts';
+import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, SourcesPort, StatusPort, TargetsPort } from '../ports.ts';
 import { parseTimeInput } from '../util/time.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -28,6 +28,7 @@ export interface ApiServices extends StatusPort {
   history: HistoryService;
   settings: SettingsPort;
   activity: ActivityPort;
+  runs: RunsPort;
   events: CoreBus;
   setPaused(paused: boolean): void;
 }
@@ -44,6 +45,7 @@ const SCHEMAS: Schemas = {
   targets: { query: S.targetsQuery },
   capture: { body: S.captureBody },
   activity: { query: S.activityQuery },
+  run: { params: S.runParams },
   saveSettings: { body: S.settingsBody },
   pause: { body: S.pauseBody },
   sourceAction: { params: S.sourceActionParams, body: S.emptyBody },
@@ -58,23 +60,24 @@ function handlers(s: ApiServices): Handlers {
       const to = query.before ? parseTimeInput(query.before, 'before') : query.to ? parseTimeInput(query.to, 'to') : undefined;
       const limit = query.limit ?? 100;
       const offset = query.offset ?? 0;
-      // An archive is browsed through its own index (it is in the catalog only as far as it was listed).
-      if (query.source && query.pinned === undefined && from === undefined) {
-        const page = await s.history.archivePage(query.source, { before: to, target: query.target, offset, limit }, signal);
-        if (page) return { frames: page.frames.map(frameSummary), total: page.total };
+      // The timeline: own frames and every archive (indexed by its source, not the catalog) merged by time.
+      if (query.pinned === undefined && from === undefined) {
+        const page = await s.history.timelinePage({ source: query.source, target: query.target, before: to, offset, limit }, signal);
+        return { frames: await s.history.summarize(page.frames, signal), total: page.total };
       }
       const filter = { source: query.source, target: query.target, pinned: query.pinned, from, to };
-      return { frames: s.frames.list({ ...filter, limit, offset, order: 'desc' }).map(frameSummary), total: s.frames.count(filter) };
+      return { frames: await s.history.summarize(s.frames.list({ ...filter, limit, offset, order: 'desc' }), signal), total: s.frames.count(filter) };
     },
-    frame: async ({ params }) => frameSummary(s.frames.get(params.ref)),
-    crop: async ({ params, body }) => ({ frame: frameSummary((await s.frames.crop({ ref: s.frames.get(params.ref).ref, ...body })).frame) }),
-    pin: async ({ params, body }) => {
+    frame: async ({ params, signal }) => one(s, s.frames.get(params.ref), signal),
+    crop: async ({ params, body, signal }) => ({ frame: await one(s, (await s.frames.crop({ ref: s.frames.get(params.ref).ref, ...body })).frame, signal) }),
+    pin: async ({ params, body, signal }) => {
       const annotation = body.annotation === undefined ? undefined : body.annotation || null;
-      return { frame: frameSummary(s.frames.setPinned(s.frames.get(params.ref).ref, body.pinned, annotation)) };
+      return { frame: await one(s, s.frames.setPinned(s.frames.get(params.ref).ref, body.pinned, annotation), signal) };
     },
     targets: ({ query, signal }) => s.targets.list(query.source, signal),
-    capture: async ({ body, signal }) => ({ frame: frameSummary((await s.frames.capture({ target: body.target, signal })).frame) }),
+    capture: async ({ body, signal }) => ({ frame: await one(s, (await s.frames.capture({ target: body.target, signal })).frame, signal) }),
     activity: async ({ query }) => ({ entries: s.activity.list(query) }),
+    run: ({ params }) => s.runs.get(params.id),
     settings: async () => ({ settings: s.settings.values(), file: s.settings.file() }),
     saveSettings: async ({ body }) => ({ settings: s.settings.update(body) }),
     pause: async ({ body }) => {
@@ -83,6 +86,12 @@ function handlers(s: ApiServices): Handlers {
     },
     sourceAction: ({ params }) => s.sources.runAction(params.name, params.action),
   };
+}
+
+/** One frame as the dashboard shows it (an archive frame titled with its activity). */
+async function one(s: ApiServices, f: FrameRecord, signal?: AbortSignal): Promise<FrameSummary> {
+  const [summary] = await s.history.summarize([f], signal);
+  return summary ?? frameSummary(f);
 }
 
 /** The API under `/api`, ready for `app.fetch`. */
@@ -112,6 +121,19 @@ export function createApi(s: ApiServices): Hono {
       'Content-Length': String(img.data.length),
       'Cache-Control': 'private, max-age=86400, immutable',
       'X-Content-Type-Options': 'nosniff',
+    });
+  });
+  app.get(API_STREAMS.runFile.path, async (c) => {
+    const { id, path } = parse(S.runFileParams, c.req.param(), 'path');
+    const file = await s.runs.file(id, path);
+    return c.body(new Uint8Array(file.data), 200, {
+      'Content-Type': file.contentType,
+      'Content-Length': String(file.data.length),
+      // A run still going rewrites run.json; artifacts are never a page that runs anything.
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+      'Content-Disposition': `${file.download ? 'attachment' : 'inline'}; filename="${file.name}"`,
     });
   });
   app.get(API_STREAMS.events.path, (c) => events(c, s));
@@ -154,6 +176,7 @@ export function statusFor(code: ErrorCode): number {
     case 'POINT_OUTSIDE_FRAME':
       return 400;
     case 'FRAME_NOT_FOUND':
+    case 'RUN_NOT_FOUND':
     case 'TARGET_NOT_FOUND':
     case 'TAB_NOT_FOUND':
       return 404;
@@ -174,9 +197,15 @@ function events(c: Context, s: ApiServices): Response {
   return streamSSE(c, async (stream) => {
     const bus = s.events;
     const send = (data: unknown): void => void stream.writeSSE({ data: JSON.stringify(data) }).catch(() => undefined);
-    const onFrame = (f: FrameRecord): void => send({ type: 'frame', frame: frameSummary(f) });
-    const onUpdated = (f: FrameRecord): void => send({ type: 'frame-updated', frame: frameSummary(f) });
-    const onActivity = (entry: ActivityEntry): void => send({ type: 'activity', entry });
+    // Frames are titled (an archive's activity) before they go out; a queue keeps them and the
+    // activity entries that name them in order.
+    let queue = Promise.resolve();
+    const later = (make: () => Promise<unknown>): void => {
+      queue = queue.then(make).then(send, () => undefined);
+    };
+    const onFrame = (f: FrameRecord): void => later(async () => ({ type: 'frame', frame: await one(s, f) }));
+    const onUpdated = (f: FrameRecord): void => later(async () => ({ type: 'frame-updated', frame: await one(s, f) }));
+    const onActivity = (entry: ActivityEntry): void => later(async () => ({ type: 'activity', entry }));
     const onStatus = (): void => void s.status().then((status) => send({ type: 'status', status }));
     const onProgress = (progress: ProgressInfo): void => send({ type: 'progress', progress });
     bus.on('frame', onFrame);

@@ -17,6 +17,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { RUN_ID } from '../../../shared/api.ts';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { CoreBus } from '../events.ts';
 import { SessionFrames } from '../frames/session.ts';
@@ -101,7 +102,7 @@ function runOf(meta: Record<string, unknown> | undefined): { run?: { id: string;
   const r = meta?.['sightline/run'];
   if (typeof r !== 'object' || r === null) return {};
   const { id, artifacts } = r as { id?: unknown; artifacts?: unknown };
-  if (typeof id !== 'string' || !/^[\w.-]{1,100}$/.test(id)) return {};
+  if (typeof id !== 'string' || !RUN_ID.test(id)) return {};
   return { run: { id, ...(typeof artifacts === 'string' && artifacts.length < 1024 ? { artifacts } : {}) } };
 }
 

@@ -11,6 +11,7 @@ import type {
   Point,
   Rect,
   Sampling,
+  ScreenActivity,
   ScreenshotList,
   Size,
   SourceHealth,
@@ -309,6 +310,19 @@ export interface ArchivePageQuery {
 }
 
 /**
+ * An archive's screenshots before an anchor, newest first, as a list the dashboard's timeline
+ * merges with Sightline's own frames (src/main/core/util/mergedPages.ts): probing a time makes
+ * no catalog row; a page makes rows for exactly the screenshots it returns.
+ */
+export interface ArchiveList {
+  readonly total: number;
+  /** Capture time (epoch ms) of screenshot `index` (0 = newest). */
+  timeAt(index: number): number;
+  /** Refs of screenshots [offset, offset + limit), newest first (their catalog rows now exist). */
+  page(offset: number, limit: number): string[];
+}
+
+/**
  * A read-only history (the ManicTime archive). It indexes its files into the shared catalog
  * (deterministic refs, external paths) and answers `list_screenshots` for its own source;
  * `get_screenshot` and `crop_screenshot` then read its frames through `read`.
@@ -322,6 +336,13 @@ export interface HistoryPort {
    * timeline). The page's screenshots get catalog rows; `total` counts all before `before`.
    */
   page(query: ArchivePageQuery): { refs: string[]; total: number };
+  /** The same screenshots as a list, for merging with other lists by time. */
+  timeline(query: { before?: Date; target?: string }): ArchiveList;
+  /**
+   * What the user was doing at each instant (epoch ms), as far as the archive knows (undefined
+   * where it does not): the dashboard titles archive frames with it. One read for the lot.
+   */
+  activityAt?(times: readonly number[], signal?: AbortSignal): Promise<(ScreenActivity | undefined)[]>;
   /** The bytes of one of this archive's frames (its files are read in place, never copied). */
   read(frame: FrameRecord, variant: FrameVariant, signal?: AbortSignal): Promise<{ data: Buffer; format: ImageFormat }>;
 }

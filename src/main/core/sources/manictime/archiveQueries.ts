@@ -4,16 +4,17 @@
  * Only what a client is given becomes a catalog row (and so a ref it can use). The dashboard's
  * timeline pages the whole archive newest first, skipping whole days by their counts.
  */
-import type { ScreenshotEntry, ScreenshotList } from '../../../../shared/frame.ts';
+import type { ScreenActivity, ScreenshotEntry, ScreenshotList } from '../../../../shared/frame.ts';
 import type { ArchiveFrame } from '../../catalog/types.ts';
-import type { ArchivePageQuery, ArchiveStore, ScreenshotQuery } from '../source.ts';
+import type { ArchiveList, ArchivePageQuery, ArchiveStore, ScreenshotQuery } from '../source.ts';
 import type { ActivityProvider } from './activities.ts';
 import type { ArchiveIndex } from './archiveIndex.ts';
 import type { ManicTimeLocation } from './dataDir.ts';
-import { shotAt, type DayColumns, type DaySummary } from './dayRecord.ts';
+import { shotAt, type DayColumns } from './dayRecord.ts';
 import { explainEmpty } from './reasons.ts';
 import { SOURCE, archiveFrameState, targetOf, type ArchiveFrameState } from './rows.ts';
-import { capMoments, sampleAll, sampleInterval, sampleTransitions, segmentAt, toMoments, type ActivitySegment } from './sampling.ts';
+import { activityOf, capMoments, clusterTimes, sampleAll, sampleInterval, sampleTransitions, segmentAt, toMoments, type ActivitySegment } from './sampling.ts';
+import { archiveTimeline, monitorFilter } from './timeline.ts';
 
 interface Candidate {
   utcMs: number;
@@ -30,13 +31,8 @@ export interface ArchiveQueriesOptions {
   now: () => Date;
 }
 
-/** undefined: no filter; null: matches nothing; -1: the v0 whole-desktop target. */
-function monitorFilter(target: string | undefined): number | null | undefined {
-  if (!target) return undefined;
-  if (target === `${SOURCE}:desktop`) return -1;
-  const m = /^manictime:monitor:(\d{1,4})$/.exec(target);
-  return m ? Number(m[1]) : null;
-}
+/** Instants further apart than this are read from ManicTimeReports.db separately. */
+const ACTIVITY_RUN_GAP_MS = 6 * 3_600_000;
 
 export class ArchiveQueries {
   readonly #o: ArchiveQueriesOptions;
@@ -148,9 +144,8 @@ export class ArchiveQueries {
         hasThumbnail: shot.hasThumb,
       };
       if (shot.monitor !== undefined) e.monitor = shot.monitor;
-      const seg = segments ? segmentAt(segments, shot.utcMs) : undefined;
-      if (seg?.app !== undefined) e.activity = seg.document !== undefined ? { app: seg.app, document: seg.document } : { app: seg.app };
-      else if (seg?.document !== undefined) e.activity = { app: 'unknown', document: seg.document };
+      const activity = activityOf(segments ? segmentAt(segments, shot.utcMs) : undefined);
+      if (activity) e.activity = activity;
       screenshots.push(e);
     }
     const as = act.status();
@@ -167,49 +162,27 @@ export class ArchiveQueries {
 
   /** Newest first through the packed day records: whole days are skipped by their counts. */
   page(q: ArchivePageQuery): { refs: string[]; total: number } {
-    const { index } = this.#o;
-    const beforeMs = q.before?.getTime() ?? Number.POSITIVE_INFINITY;
-    const monitor = monitorFilter(q.target);
-    if (monitor === null) return { refs: [], total: 0 };
-    const days = index.daysBefore(beforeMs);
-    // Indices of a day's screenshots before the anchor (and on the monitor), newest first.
-    const pick = (d: DaySummary): { cols: DayColumns; idx: number[] } | undefined => {
-      const cols = index.columns(d.day);
-      if (!cols) return undefined;
-      const idx: number[] = [];
-      for (let i = 0; i < cols.n; i++) {
-        if ((cols.utcSec[i] as number) * 1000 >= beforeMs) continue;
-        if (monitor !== undefined && (cols.monitor[i] as number) !== monitor) continue;
-        idx.push(i);
-      }
-      idx.sort((a, b) => (cols.utcSec[b] as number) - (cols.utcSec[a] as number) || (cols.id[b] as number) - (cols.id[a] as number));
-      return { cols, idx };
-    };
-    // Whole days need no decoding to be counted unless a monitor filter or the anchor cuts them.
-    const exact = (d: DaySummary): boolean => monitor !== undefined || d.lastMs >= beforeMs;
-    let total = 0;
-    for (const d of days) total += exact(d) ? (pick(d)?.idx.length ?? 0) : d.count;
-    const rows: ArchiveFrame[] = [];
-    let skip = q.offset;
-    for (const d of days) {
-      if (rows.length >= q.limit) break;
-      if (!exact(d) && skip >= d.count) {
-        skip -= d.count;
-        continue;
-      }
-      const got = pick(d);
-      if (!got) continue;
-      for (const i of got.idx) {
-        if (skip > 0) {
-          skip--;
-          continue;
-        }
-        if (rows.length >= q.limit) break;
-        rows.push(index.row(got.cols, i, d.day));
-      }
+    const list = this.timeline(q);
+    return { refs: list.page(q.offset, q.limit), total: list.total };
+  }
+
+  timeline(q: { before?: Date; target?: string }): ArchiveList {
+    return archiveTimeline(this.#o.index, this.#o.archive, q);
+  }
+
+  /** The activity at each instant: one read of ManicTimeReports.db per run of close instants. */
+  async activityAt(times: readonly number[], signal?: AbortSignal): Promise<(ScreenActivity | undefined)[]> {
+    const out: (ScreenActivity | undefined)[] = times.map(() => undefined);
+    const act = this.#o.activities(this.#o.locate());
+    if (act.status().state === 'none') return out;
+    for (const run of clusterTimes(times, ACTIVITY_RUN_GAP_MS)) {
+      if (signal?.aborted) break;
+      const timeline = await act.segments(run.fromMs, run.toMs);
+      // Unreadable now (busy, missing): the frames keep their plain titles until the next read.
+      if (!timeline) break;
+      for (const i of run.members) out[i] = activityOf(segmentAt(timeline.segments, times[i] as number));
     }
-    this.#o.archive.upsertArchiveFrames(rows);
-    return { refs: rows.map((r) => r.ref), total };
+    return out;
   }
 
   #listPinned(q: ScreenshotQuery): ScreenshotList {

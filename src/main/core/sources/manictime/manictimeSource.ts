@@ -83,6 +83,8 @@ export function createManicTimeSource(options: ManicTimeSourceOptions): ManicTim
       refresh: ({ signal, onProgress }) => index.refresh(signal, onProgress),
       listScreenshots: (q, signal) => queries.listScreenshots(q, signal),
       page: (q) => queries.page(q),
+      timeline: (q) => queries.timeline(q),
+      activityAt: (times, signal) => queries.activityAt(times, signal),
       read: (rec, variant, signal) => {
         if (index.roots.length === 0) index.updateRoots();
         return readArchiveFrame(rec, variant, { roots: index.roots, io, retry: options.retry, signal });

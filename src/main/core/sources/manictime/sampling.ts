@@ -6,6 +6,7 @@
  * both monitors of an instant come back together, each as its own entry; only a
  * single moment larger than `max` is cut. `max` is strict.
  */
+import type { ScreenActivity } from '../../../../shared/frame.ts';
 import { spreadEvenly } from '../../util/sampling.ts';
 
 
@@ -164,4 +165,30 @@ export function segmentAt(segments: readonly ActivitySegment[], t: number): Acti
   }
   const s = segments[lo - 1];
   return s && s.endMs > t ? s : undefined;
+}
+
+/** What a segment says the user was doing (app and document), as list_screenshots and the dashboard show it. */
+export function activityOf(seg: ActivitySegment | undefined): ScreenActivity | undefined {
+  if (seg?.app !== undefined) return seg.document !== undefined ? { app: seg.app, document: seg.document } : { app: seg.app };
+  if (seg?.document !== undefined) return { app: 'unknown', document: seg.document };
+  return undefined;
+}
+
+/**
+ * Instants grouped into runs no more than `maxGapMs` apart, each with the positions (in
+ * `times`) of its members: one activity read per run covers a page of screenshots without
+ * reading the months between two distant ones.
+ */
+export function clusterTimes(times: readonly number[], maxGapMs: number): { fromMs: number; toMs: number; members: number[] }[] {
+  const order = times.map((_, i) => i).filter((i) => Number.isFinite(times[i])).sort((a, b) => (times[a] as number) - (times[b] as number));
+  const out: { fromMs: number; toMs: number; members: number[] }[] = [];
+  for (const i of order) {
+    const t = times[i] as number;
+    const last = out[out.length - 1];
+    if (last && t - last.toMs <= maxGapMs) {
+      last.toMs = t;
+      last.members.push(i);
+    } else out.push({ fromMs: t, toMs: t, members: [i] });
+  }
+  return out;
 }

@@ -1,0 +1,106 @@
+/**
+ * The dashboard's timeline: Sightline's own frames and the screenshots of every enabled archive
+ * (ManicTime) as one newest-first list, paged by offset from the first request on. The catalog
+ * holds an archive only as far as it was listed, so the archive answers for itself through its
+ * own index (`HistoryPort.timeline`) and the two lists are merged by time
+ * (util/mergedPages.ts): a page deep in a years-long archive reads only its own screenshots.
+ *
+ * And the titles: an archive frame is named by what the user was doing then (app and document,
+ * as `list_screenshots` labels it), asked of its archive for a whole page at once.
+ */
+import type { FrameSummary } from '../../../shared/api.ts';
+import type { ScreenActivity, SourceName } from '../../../shared/frame.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { FrameQuery, FrameRecord } from '../catalog/types.ts';
+import type { ArchiveList, HistoryPort } from '../sources/source.ts';
+import { mergeAll, type PagedList } from '../util/mergedPages.ts';
+import { frameSummary } from './descriptors.ts';
+
+export interface TimelineQuery {
+  source?: SourceName;
+  target?: string;
+  /** The anchor: frames captured strictly before it. */
+  before?: Date;
+  offset: number;
+  limit: number;
+}
+
+export interface TimelinePage {
+  frames: FrameRecord[];
+  total: number;
+}
+
+const timeOf = (f: FrameRecord): number => Date.parse(f.capturedAt);
+
+/** Sightline's own frames (crops of archive frames included) matching the filter, newest first. */
+export function ownFrames(catalog: Catalog, q: Omit<TimelineQuery, 'offset' | 'limit'>): PagedList<FrameRecord> {
+  const filter: FrameQuery = { source: q.source, target: q.target, to: q.before, external: false };
+  return {
+    total: catalog.frames.count(filter),
+    timeAt: (i) => {
+      const [f] = catalog.frames.list({ ...filter, limit: 1, offset: i, order: 'desc' });
+      if (!f) throw new RangeError(`no frame at ${i}`);
+      return timeOf(f);
+    },
+    page: (offset, limit) => (limit > 0 ? catalog.frames.list({ ...filter, limit, offset, order: 'desc' }) : []),
+  };
+}
+
+/** An archive's list, its refs read back as the catalog rows its page just made. */
+export function archiveFrames(catalog: Catalog, list: ArchiveList): PagedList<FrameRecord> {
+  return {
+    total: list.total,
+    timeAt: (i) => list.timeAt(i),
+    page: (offset, limit) => list.page(offset, limit).flatMap((ref) => catalog.frames.get(ref) ?? []),
+  };
+}
+
+/** One page of the merged timeline; `archives` are the archives the filter includes, ready to read. */
+export function timelinePage(catalog: Catalog, archives: readonly HistoryPort[], q: TimelineQuery): TimelinePage {
+  const anchor = { before: q.before, target: q.target };
+  const lists = [ownFrames(catalog, q), ...archives.map((h) => archiveFrames(catalog, h.timeline(anchor)))];
+  const merged = mergeAll(lists, timeOf);
+  return { frames: merged.page(q.offset, q.limit), total: merged.total };
+}
+
+/** The instant an archive frame shows: its own, or for a crop of one, its archive ancestor's. */
+export function shownAt(catalog: Catalog, f: FrameRecord): number | undefined {
+  let cur: FrameRecord | undefined = f;
+  for (let depth = 0; cur && depth < 8; depth++) {
+    if (cur.external) return timeOf(cur);
+    cur = cur.parentRef ? catalog.frames.get(cur.parentRef) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Frames as the dashboard lists them, each archive frame (or crop of one) with the activity at
+ * its moment. `archiveOf` gives the history of an archive source (undefined: not one, or off).
+ */
+export async function summarize(
+  catalog: Catalog,
+  frames: readonly FrameRecord[],
+  archiveOf: (source: SourceName) => Promise<HistoryPort | undefined>,
+  signal?: AbortSignal,
+): Promise<FrameSummary[]> {
+  const out = frames.map((f) => frameSummary(f));
+  const bySource = new Map<SourceName, number[]>();
+  for (const [i, f] of frames.entries()) {
+    if (!f.external && !f.parentRef) continue;
+    const list = bySource.get(f.source) ?? [];
+    list.push(i);
+    bySource.set(f.source, list);
+  }
+  for (const [source, positions] of bySource) {
+    const history = await archiveOf(source).catch(() => undefined);
+    if (!history?.activityAt) continue;
+    const at = positions.map((i) => shownAt(catalog, frames[i] as FrameRecord));
+    const known = positions.filter((_, k) => at[k] !== undefined);
+    const labels: (ScreenActivity | undefined)[] = await history.activityAt(at.filter((t): t is number => t !== undefined), signal).catch(() => []);
+    for (const [k, i] of known.entries()) {
+      const activity = labels[k];
+      if (activity) out[i] = { ...(out[i] as FrameSummary), activity };
+    }
+  }
+  return out;
+}
