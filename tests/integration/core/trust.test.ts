@@ -141,6 +141,19 @@ describe('actions an agent can trust', () => {
     expect(pic.content.some((c) => c.type === 'image')).toBe(true);
   });
 
+  it('the picture taken after an action keeps the scale of the frame acted in, so the next x, y lands the same', async () => {
+    const frame = await capture(h.call, { maxDimension: 400, format: 'png' });
+    expect(frame.scale).toBe(4);
+    const first = await h.call('click', { target: WIN.id, x: 100, y: 50 });
+    const after = (first.structuredContent as { afterRef?: string }).afterRef;
+    expect(after).toMatch(/^f_/);
+    expect(h.core.frames.get(after!)).toMatchObject({ image: { width: 400, height: 250 }, format: 'png' });
+    await h.call('click', { target: WIN.id, x: 100, y: 50 });
+    const [a, b] = fake.actions.slice(-2);
+    expect(a).toMatchObject({ point: { x: 100 + 400, y: 50 + 200 } });
+    expect(b).toMatchObject({ point: { x: 100 + 400, y: 50 + 200 } });
+  });
+
   it('hovers and drags, node to node', async () => {
     await capture();
     fake.nodes.push({ id: 'a', role: 'listitem', name: 'A', bounds: { x: 10, y: 10, width: 100, height: 20 } }, { id: 'b', role: 'listitem', name: 'B', bounds: { x: 10, y: 40, width: 100, height: 20 } });

@@ -64,7 +64,10 @@ export async function reportOutcome(o: OutcomeInput): Promise<{ fields: Partial<
 
 /** A frame after the action: it becomes the session's latest capture, and the diff against the frame acted in says where the screen changed. */
 async function afterCapture(o: OutcomeInput, fields: Partial<ActionResult>): Promise<{ fields: Partial<ActionResult>; image?: AfterImage }> {
-  const next = await o.frames.capture({ target: o.target, session: o.session, signal: o.signal });
+  // Taken as the agent's frame was (same size, same format): it becomes the frame later x, y are
+  // read in, so it must keep their scale; and equal sizes let the two be compared.
+  const like = o.fresh && !o.fresh.parentRef ? { maxDimension: Math.max(o.fresh.image.width, o.fresh.image.height), format: o.fresh.format } : {};
+  const next = await o.frames.capture({ target: o.target, session: o.session, signal: o.signal, ...like });
   fields.afterRef = next.frame.ref;
   if (!fields.changed && o.fresh && o.fresh.image.width === next.frame.image.width && o.fresh.image.height === next.frame.image.height) {
     const before = await o.frames.read(o.fresh.ref, 'image');
