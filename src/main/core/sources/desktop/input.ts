@@ -7,7 +7,7 @@
 import { Mutex } from 'async-mutex';
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { Point, Rect } from '../../../../shared/frame.ts';
-import type { ActionDetails, InputPort, Modifier, SourceAction } from '../source.ts';
+import type { ActionDetails, ActionOutcome, InputPort, Modifier, SourceAction } from '../source.ts';
 import { MAC_ACCESSIBILITY } from './environment.ts';
 import { keyName, parseCombo } from './keys.ts';
 import type { DesktopFrameState } from './screen.ts';
@@ -15,16 +15,18 @@ import { allWindows, boundsOf, get, inside, parseDesktopTarget, saneBounds, slee
 import { X11Typist, normaliseTypedText } from './x11Keymap.ts';
 import { requirePoint } from '../aim.ts';
 
-/** The seed-004 rule: input lands inside the target, or not at all. */
+/** The seed-004 rule: input lands inside the target, or not at all (a drag's end too). */
 function checkPoint(action: SourceAction, bounds: Rect): void {
-  const point = 'point' in action ? action.point : undefined;
-  if (point && !inside(bounds, point)) {
-    throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) is outside ${action.target} (${bounds.x},${bounds.y} ${bounds.width}×${bounds.height}).`, 'Capture again and use a point inside the window.');
+  const points = ['point' in action ? action.point : undefined, action.kind === 'drag' ? action.to : undefined];
+  for (const point of points) {
+    if (point && !inside(bounds, point)) {
+      throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) is outside ${action.target} (${bounds.x},${bounds.y} ${bounds.width}×${bounds.height}).`, 'Capture again and use a point inside the window.');
+    }
   }
 }
 
 export class DesktopInput implements InputPort<DesktopFrameState> {
-  readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'focus_window'] as const;
+  readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'hover', 'drag', 'focus_window'] as const;
   readonly #s: DesktopSession;
   readonly #input = new Mutex();
   #typist: X11Typist | undefined;
@@ -42,6 +44,7 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
       const t = parseDesktopTarget(action.target);
       let bounds: Rect | undefined;
       let note: string | undefined;
+      let hit: NonNullable<ActionOutcome['hit']> | undefined;
       if (t.kind === 'window') {
         const w = await this.#s.window(t.id);
         bounds = boundsOf(w);
@@ -55,6 +58,8 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
         }
         // Focusing may click: only once the action is known to be allowed.
         if (!get(() => w.isFocused())) note = await this.#focus(t.id, bounds, signal);
+        // What a pointer action hits is the window (the desktop has no tree to say more).
+        if (point) hit = { role: 'window', name: get(() => w.title()) || undefined, app: get(() => w.appName()) || undefined };
       } else if (action.kind === 'focus_window') {
         throw new SightlineError('INVALID_ARGUMENT', 'focus_window takes a window, not a display.', 'Use a desktop:window:… id.');
       } else {
@@ -62,7 +67,8 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
         checkPoint(action, bounds);
       }
       await this.#do(action, bounds, signal);
-      return note ? { note } : {};
+      // The core compares a capture after the action with the frame to say what changed.
+      return { ...(note ? { note } : {}), outcome: { ...(hit ? { hit: dropUndefined(hit) } : {}), changedUnknown: true } };
     });
   }
 
@@ -114,6 +120,30 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
         if (action.deltaY < 0) await nut.mouse.scrollUp(notches(action.deltaY));
         if (action.deltaX > 0) await nut.mouse.scrollRight(notches(action.deltaX));
         if (action.deltaX < 0) await nut.mouse.scrollLeft(notches(action.deltaX));
+        return;
+      }
+      case 'hover':
+        await nut.mouse.setPosition(at(requirePoint(action)));
+        return;
+      case 'drag': {
+        if (!action.to) throw new SightlineError('UNSUPPORTED', 'The desktop has no UI tree to drop on a node.', 'Give the end as toX, toY in image pixels of the same frame.');
+        const from = requirePoint(action);
+        const to = action.to;
+        const duration = Math.max(0, Math.min(10_000, action.durationMs));
+        // Intermediate moves, so drag thresholds and drop targets see the pointer travel.
+        const steps = Math.max(5, Math.min(40, Math.round(duration / 16)));
+        await nut.mouse.setPosition(at(from));
+        await nut.mouse.pressButton(nut.Button.LEFT);
+        try {
+          if (action.holdMs) await sleep(action.holdMs);
+          for (let i = 1; i <= steps; i++) {
+            signal.throwIfAborted();
+            await nut.mouse.setPosition(at({ x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }));
+            if (duration) await sleep(duration / steps);
+          }
+        } finally {
+          await nut.mouse.releaseButton(nut.Button.LEFT);
+        }
         return;
       }
       default:
@@ -229,4 +259,8 @@ let keySet: Set<string> | undefined;
 function knownKeys(nut: Nut): ReadonlySet<string> {
   keySet ??= new Set(Object.keys(nut.Key).filter((k) => Number.isNaN(Number(k))));
   return keySet;
+}
+
+function dropUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
