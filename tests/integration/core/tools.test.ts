@@ -141,6 +141,10 @@ describe('MCP tools over an in-memory fake source', () => {
     expect(textOf(r)).toMatch(/^INVALID_ARGUMENT: "maxDimension"/);
     r = await h.call('click', { target: WIN.id, x: 1, y: 1, bogus: 1 });
     expect(textOf(r)).toMatch(/^INVALID_ARGUMENT: .*bogus/);
+    // A key too many inside a nested argument is refused as one at the top is.
+    r = await h.call('capture', { target: WIN.id, scrollOffset: { x: 0, y: 10, z: 1 } });
+    expect(textOf(r)).toMatch(/^INVALID_ARGUMENT: "scrollOffset\.z"|^INVALID_ARGUMENT: .*scrollOffset.*z/);
+    expect(fake.captures).toBe(0);
     r = await h.call('type_text', { target: WIN.id, text: 'x'.repeat(10_001) });
     expect(textOf(r)).toMatch(/^INVALID_ARGUMENT: "text"/);
     r = await h.call('click', { target: 'nosuch:1', x: 1, y: 1 });
@@ -177,6 +181,10 @@ describe('MCP tools over an in-memory fake source', () => {
     const health = await h.client.readResource({ uri: 'sightline://health' });
     expect(JSON.parse((health.contents[0] as { text: string }).text).sources.find((s: { source: string }) => s.source === 'desktop')).toMatchObject({ available: true });
     expect(textOf(await h.call('get_screenshot', { ref: 'f_nope' }))).toMatch(/^FRAME_NOT_FOUND/);
+    // Protocol errors carry a hint too.
+    await expect(h.client.readResource({ uri: 'sightline://screenshot/f_nope' })).rejects.toThrow(/FRAME_NOT_FOUND: no frame "f_nope"\. Hint: list_screenshots/);
+    await expect(h.client.readResource({ uri: 'sightline://nothing' })).rejects.toThrow(/Unknown resource: sightline:\/\/nothing\. Hint: /);
+    await expect(h.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool: no_such_tool\. Hint: Call tools\/list/);
   });
 
   it('lists pinned frames as resources and tells the client when pins change', async () => {

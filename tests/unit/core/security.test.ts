@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BrowserSessions, ensureToken, isAllowedHost, isAllowedOrigin, isAuthorised, tokensEqual } from '../../../src/main/core/http/security.ts';
+import { BrowserSessions, ensureToken, isAllowedHost, isAllowedOrigin, isAuthorised, parseCookies, tokensEqual } from '../../../src/main/core/http/security.ts';
 import { tempDir } from '../../support/mcpHarness.ts';
 
 describe('local server guards', () => {
@@ -38,6 +38,10 @@ describe('local server guards', () => {
     expect(isAuthorised({ cookie: `sightline_session=${token}` }, token, sessions)).toBe(false);
     expect(isAuthorised({ authorization: 'Bearer nope', cookie: `sightline_session=${id}` }, token, sessions)).toBe(false);
     expect(isAuthorised({}, token, sessions)).toBe(false);
+    // Another app's cookie on localhost that does not decode is skipped, not a failure.
+    expect(isAuthorised({ cookie: `progress=50%; sightline_session=${id}` }, token, sessions)).toBe(true);
+    expect(isAuthorised({ cookie: `sightline_session=${id}; bad=%E0%A4%A` }, token, sessions)).toBe(true);
+    expect(parseCookies('a=1; progress=50%; b=%20x')).toEqual({ a: '1', b: ' x' });
     expect(tokensEqual('abc', 'abc')).toBe(true);
     expect(tokensEqual('abc', 'abd')).toBe(false);
     expect(tokensEqual('abc', 'abcd')).toBe(false);

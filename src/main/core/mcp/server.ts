@@ -145,7 +145,7 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const o = byName.get(request.params.name);
-    if (!o) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!o) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Hint: Call tools/list; a source's tools are listed while it is enabled and available.`);
     const started = performance.now();
     try {
       if (!isListed(o)) {
@@ -218,9 +218,9 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ paused: status.paused, readOnly: status.readOnly, sources: status.sources }, null, 2) }] };
     }
     const m = /^sightline:\/\/screenshot\/([A-Za-z0-9_-]{1,128})(\/thumbnail)?$/.exec(uri);
-    if (!m) throw new McpError(RpcErrorCode.InvalidParams, `Unknown resource: ${uri}`);
+    if (!m) throw new McpError(RpcErrorCode.InvalidParams, `Unknown resource: ${uri}. Hint: Read sightline://health or sightline://screenshot/<ref> (a ref from capture or list_screenshots).`);
     const frame = services.frames.find(m[1] as string);
-    if (!frame) throw new McpError(RpcErrorCode.InvalidParams, `FRAME_NOT_FOUND: no frame "${m[1]}".`);
+    if (!frame) throw new McpError(RpcErrorCode.InvalidParams, `FRAME_NOT_FOUND: no frame "${m[1]}". Hint: list_screenshots shows the frames that exist; retention may have removed older ones.`);
     const img = await services.frames.read(frame.ref, m[2] ? 'thumbnail' : 'full');
     return { contents: [{ uri, mimeType: MIME[img.format], blob: img.data.toString('base64') }] };
   });
