@@ -70,7 +70,7 @@ export class RunArtifacts {
   write(rel: string, data: string | Buffer | object): void {
     const body = Buffer.isBuffer(data) ? data : redact(typeof data === 'string' ? data : `${JSON.stringify(data, null, 2)}\n`, this.#secrets);
     const file = this.path(rel);
-    this.#track(mkdir(dirname(file), { recursive: true }).then(() => writeFile(file, body)));
+    this.#track(mkdir(dirname(file), { recursive: true, mode: 0o700 }).then(() => writeFile(file, body, { mode: 0o600 })));
   }
 
   #track(p: Promise<void>): void {

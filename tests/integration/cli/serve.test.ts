@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -24,6 +24,10 @@ describe('sightline serve (HTTP, token, Host/Origin) and the bridge', () => {
   let s: Served;
   beforeAll(async () => {
     writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ sources: { desktop: { enabled: false }, browser: { enabled: false }, android: { enabled: false }, manictime: { enabled: false } } }));
+    // A data directory others can read, and a catalog left world-readable (an empty file is an empty database).
+    chmodSync(dataDir, 0o755);
+    writeFileSync(join(dataDir, 'catalog.sqlite'), '', { mode: 0o644 });
+    chmodSync(join(dataDir, 'catalog.sqlite'), 0o644);
     s = await serve(dataDir);
   });
   afterAll(async () => s.stop());
@@ -34,6 +38,9 @@ describe('sightline serve (HTTP, token, Host/Origin) and the bridge', () => {
     expect(readFileSync(tokenFile, 'utf8').trim()).toBe(s.token);
     expect(statSync(tokenFile).mode & 0o077).toBe(0);
     expect(statSync(join(dataDir, 'discovery.json')).mode & 0o077).toBe(0);
+    // The folder is tightened; the catalog and SQLite's -wal and -shm beside it are this user's alone.
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    for (const f of ['catalog.sqlite', 'catalog.sqlite-wal', 'catalog.sqlite-shm']) expect(statSync(join(dataDir, f)).mode & 0o077, f).toBe(0);
   });
 
   it('answers 401 without a token and 403 for a foreign Host or Origin', async () => {

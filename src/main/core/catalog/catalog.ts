@@ -22,6 +22,7 @@ import { Retention } from './retention.ts';
 import type { Params } from './rows.ts';
 import { prepareStatements } from './statements.ts';
 import type { CatalogEvents } from './types.ts';
+import { privateFile } from '../util/privateFile.ts';
 
 export const CATALOG_FILE = 'catalog.sqlite';
 export { FRAMES_DIR } from './files.ts';
@@ -39,7 +40,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   /** Open (creating if needed) `dataDir/catalog.sqlite` and `dataDir/frames/`, migrating the schema. */
   static open(dataDir: string): Catalog {
     mkdirSync(join(dataDir, FRAMES_DIR), { recursive: true, mode: 0o700 });
-    const db = new Database(join(dataDir, CATALOG_FILE));
+    const db = new Database(privateFile(join(dataDir, CATALOG_FILE)));
     try {
       db.pragma('journal_mode = WAL');
       // WAL + NORMAL survives a process crash; a power cut may lose the last frames, never the index.

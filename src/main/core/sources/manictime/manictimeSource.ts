@@ -27,6 +27,7 @@ import { defaultIo, type ArchiveIo, type RetryPolicy } from './reader.ts';
 import { SOURCE, readArchiveFrame } from './rows.ts';
 import type { ScanStats } from './scanner.ts';
 import type { ManicTimeSettings } from './settings.ts';
+import { privateFile } from '../../util/privateFile.ts';
 
 export { refOf, targetOf, SOURCE } from './rows.ts';
 
@@ -129,7 +130,7 @@ function activityCache(fixed: ActivityProvider | undefined, exists: (p: string) 
 }
 
 function openStore(dir: string): { store: IndexStore; close: () => void } {
-  const db = new Database(join(dir, INDEX_FILE));
+  const db = new Database(privateFile(join(dir, INDEX_FILE)));
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
