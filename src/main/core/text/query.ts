@@ -21,6 +21,8 @@ export interface ParsedQuery {
 
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const MAX_TERMS = 32;
+/** The columns a query's words are looked for in (the source column is only filtered on). */
+const SEARCHED_COLUMNS = ['text', 'title', 'app', 'document'] as const;
 
 /** Case- and accent-folded, as `unicode61 remove_diacritics 2` folds. */
 export function fold(s: string): string {
@@ -65,7 +67,8 @@ function quote(term: QueryTerm): string {
 /** The FTS5 expression: every term quoted, optional filters on the app and source columns. */
 export function toFtsMatch(q: ParsedQuery, filters: { app?: string; source?: string } = {}): string {
   const body = q.groups.map((g) => g.map(quote).join(' AND '));
-  let expr = body.length === 1 ? (body[0] as string) : body.map((b) => `(${b})`).join(' OR ');
+  // What a frame showed, never its source column (the word "desktop" must not match every desktop frame).
+  let expr = `{${SEARCHED_COLUMNS.join(' ')}} : (${body.length === 1 ? (body[0] as string) : body.map((b) => `(${b})`).join(' OR ')})`;
   const extra: string[] = [];
   if (filters.app !== undefined) {
     const t = tokens(filters.app);
