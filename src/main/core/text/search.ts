@@ -79,9 +79,10 @@ export class TextSearch implements TextSearchPort {
       }
     } else if (status && status.state !== 'idle' && indexed < own + inArchives) {
       const since = status.searchableSince ? ` Everything since ${status.searchableSince} is searchable.` : '';
+      const left = own + inArchives - indexed;
       return {
         reason: 'NOT_INDEXED_YET',
-        remediation: `The text index has not read every frame ${window} yet (${indexed} of ${own + inArchives} there; ${status.done} of ${status.total} overall).${since} Search again later, or use list_screenshots and find_text on a ref.`,
+        remediation: `Nothing matched yet, but the text index has not read ${left} of the ${own + inArchives} screenshots ${window} (it covers ${status.done} of ${status.total} screenshots in all, newest first).${since} Search again later, or use list_screenshots and find_text on a ref.`,
       };
     }
     return { reason: 'NO_MATCH', remediation: `No frame ${window} shows "${describeQuery(q)}"${p.app ? ` in ${p.app}` : ''} (${indexed} indexed frames searched). Try fewer or other words, a prefix (word*), or a wider window.` };

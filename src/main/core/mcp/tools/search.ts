@@ -45,14 +45,14 @@ const searchTool = defineTool({
   name: 'search_screenshots',
   title: 'Search screenshots by text',
   description:
-    'Find stored frames (live captures and the ManicTime archive) by the text they showed (OCR), their window title, app or document, newest first: refs with a highlighted snippet and the boxes of the matching words in image pixels, ready for get_screenshot and crop_screenshot. Case- and accent-insensitive; "quoted phrase", prefix*, OR.',
+    'Find stored screenshots (live captures and the ManicTime archive) by the text they showed (OCR), their window title, app or document, newest first: refs for get_screenshot and crop_screenshot, each with a snippet (matches between « and ») and the boxes of the matching words in image pixels of that ref. Case- and accent-insensitive; all words must appear; "quoted phrase", prefix*, OR. Nothing found is not an error: the result says why (e.g. how much of the archive the background index covers yet).',
   input: (c) => ({
     query: z.string().min(1).max(500).describe('Words that must all appear (e.g. invoice 4411), a "quoted phrase", a prefix (budg*), alternatives with OR.'),
     source: sourceField(c.sources).optional().describe(`Only this source (${c.sources.join(' | ')}).`),
     app: z.string().min(1).max(200).optional().describe('Only frames of this app (words of its name, e.g. "Outlook").'),
-    from: z.string().max(40).optional().describe('Window start: ISO-8601 date-time, or a date alone (local midnight).'),
+    from: z.string().max(40).optional().describe('Window start (inclusive): ISO-8601 date-time, or a date alone (local midnight). Must be before to.'),
     to: z.string().max(40).optional().describe('Window end (exclusive): ISO-8601 date-time, or a date alone (local midnight).'),
-    max: z.int().min(1).max(100).default(20).describe('At most this many frames (default 20), newest first.'),
+    max: z.int().min(1).max(100).default(20).describe('At most this many screenshots (1–100, default 20), newest first.'),
   }),
   output: searchOutput,
   annotations: { readOnlyHint: true },
