@@ -190,6 +190,7 @@ export interface ScreenshotSearch {
 }
 
 export interface SearchQuery {
+  /** Words, "quoted phrases", prefix*, OR (as search_screenshots takes them). */
   q: string;
   source?: SourceName;
   app?: string;
@@ -277,6 +278,10 @@ export interface ApiContract {
   saveSettings: Route<'PUT', '/settings', NoInput, NoInput, SettingsPatch, { settings: SettingsValues }>;
   pause: Route<'POST', '/input/pause', NoInput, NoInput, { paused: boolean }, StatusInfo>;
   sourceAction: Route<'POST', '/sources/:name/actions/:action', { name: SourceName; action: string }, NoInput, Record<string, never>, { target?: string; message?: string }>;
+  /** search_screenshots, for the timeline's search box. */
+  search: Route<'GET', '/search', NoInput, SearchQuery, undefined, ScreenshotSearch>;
+  /** The background text indexer's progress (null when this process runs none). */
+  textIndex: Route<'GET', '/text-index', NoInput, NoInput, undefined, { index: TextIndexStatus | null }>;
 }
 export type ApiRouteName = keyof ApiContract;
 
@@ -296,6 +301,8 @@ export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method
   saveSettings: { method: 'PUT', path: '/settings' },
   pause: { method: 'POST', path: '/input/pause' },
   sourceAction: { method: 'POST', path: '/sources/:name/actions/:action' },
+  search: { method: 'GET', path: '/search' },
+  textIndex: { method: 'GET', path: '/text-index' },
 };
 
 /** Routes that answer with something other than JSON. */
