@@ -138,6 +138,7 @@ export class FrameTextStore {
 
   /** Frames indexed in all (kept in memory after the first count). */
   count(): number {
+    if (this.#c.closed()) return this.#count ?? 0;
     this.#count ??= (this.#c.query('SELECT count(*) AS n FROM frame_text_meta').get({}) as { n: number }).n;
     return this.#count;
   }
@@ -204,6 +205,7 @@ export class FrameTextStore {
 
   /** A saved progress value of the indexer (JSON), or undefined. */
   getState<T>(name: string): T | undefined {
+    if (this.#c.closed()) return undefined;
     const row = this.#c.query('SELECT value FROM text_index_state WHERE name = @name').get({ name }) as { value: string } | undefined;
     return row ? (JSON.parse(row.value) as T) : undefined;
   }

@@ -89,6 +89,7 @@ export class TextIndexer {
   readonly #extents = new Map<string, ArchiveExtent>();
   readonly #refreshed = new Map<string, number>();
   #run: { ctrl: AbortController; done: Promise<void> } | undefined;
+  #stopping: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #dropped = false;
   #excluded = 0;
@@ -117,15 +118,22 @@ export class TextIndexer {
     this.#changed();
   }
 
-  async stop(): Promise<void> {
+  /** Stop and wait for the pages being read to end (a second caller waits for the same end). */
+  stop(): Promise<void> {
+    if (this.#stopping) return this.#stopping;
     const run = this.#run;
-    if (!run) return;
+    if (!run) return Promise.resolve();
     this.#run = undefined;
     run.ctrl.abort();
     this.#wake?.();
-    await run.done;
-    clearTimeout(this.#emitTimer);
-    this.#changed(true);
+    this.#stopping = run.done
+      .then(() => {
+        clearTimeout(this.#emitTimer);
+        this.#emitTimer = undefined;
+        this.#changed(true);
+      })
+      .finally(() => (this.#stopping = undefined));
+    return this.#stopping;
   }
 
   /** The ocr settings changed: start, stop, or apply the new CPU budget. */
