@@ -110,6 +110,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }
     return out;
   };
+  let lastIndexProgress = '';
   const indexer = new TextIndexer({
     store: catalog.text,
     frames: { find: (ref) => catalog.frames.get(ref), countOwn: () => catalog.frames.count({ external: false, rootOnly: true }) },
@@ -121,7 +122,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     onProgress: (p) => {
       const finished = p.state === 'idle' || p.state === 'off';
       const since = p.searchableSince ? `; searchable since ${p.searchableSince.slice(0, 10)}` : '';
-      events.emit('progress', { id: 'text-index', label: `Text index: ${p.done} of ${p.total} frames${since}${p.reason ? ` (${p.reason})` : ''}`, done: p.done, total: p.total, finished });
+      const progress = { id: 'text-index', label: `Text index: ${p.done} of ${p.total} screenshots${since}${p.reason ? ` (${p.reason})` : ''}`, done: p.done, total: p.total, finished };
+      // An idle indexer looks for new screenshots every minute: say "done" once, not each time.
+      const key = JSON.stringify(progress);
+      if (finished && key === lastIndexProgress) return;
+      lastIndexProgress = key;
+      events.emit('progress', progress);
     },
     log,
     timing: options.textIndex,
