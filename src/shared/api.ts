@@ -143,6 +143,80 @@ export interface StatusInfo {
   platform: string;
   dataDir: string;
   sources: SourceHealth[];
+  /** The text index behind search_screenshots (absent when the core runs no indexer). */
+  textIndex?: TextIndexStatus;
+}
+
+/** A word's box in image pixels of a frame. */
+export interface TextBox {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One frame search_screenshots found. */
+export interface ScreenshotHit {
+  ref: string;
+  source: SourceName;
+  target: string;
+  capturedAt: string;
+  displayLocalTime: string;
+  /** The frame's image size: the boxes are in its pixels. */
+  image: { width: number; height: number };
+  title?: string;
+  app?: string;
+  document?: string;
+  /** The best matching passage, the matches between « and ». */
+  snippet: string;
+  /** The matching words on the frame (none when only the title, app or document matched). */
+  boxes: TextBox[];
+}
+
+export const SEARCH_EMPTY_REASONS = ['NO_FRAMES_IN_RANGE', 'NOT_INDEXED_YET', 'INDEX_OFF', 'EXCLUDED_APP', 'NO_MATCH'] as const;
+export type SearchEmptyReason = (typeof SEARCH_EMPTY_REASONS)[number];
+
+export interface ScreenshotSearch {
+  results: ScreenshotHit[];
+  /** Matching frames in all (at least this many when `more`). */
+  total: number;
+  more: boolean;
+  /** Why nothing was found. */
+  reason?: SearchEmptyReason;
+  remediation?: string;
+  /** The indexer's progress, while it is not done (results may be missing what it has not read yet). */
+  index?: TextIndexStatus;
+}
+
+export interface SearchQuery {
+  /** Words, "quoted phrases", prefix*, OR (as search_screenshots takes them). */
+  q: string;
+  source?: SourceName;
+  app?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+}
+
+/** The background text indexer: how far it got, and whether it runs. */
+export interface TextIndexStatus {
+  /** off: ocr.index or ocr.enabled is off; paused: agents are working (or it waits to retry); idle: all done. */
+  state: 'off' | 'idle' | 'indexing' | 'paused';
+  /** Why it is off or paused. */
+  reason?: string;
+  /** Frames whose text is indexed. */
+  done: number;
+  /** Frames known: Sightline's own (not crops) and every archive screenshot. */
+  total: number;
+  /** Frames of excluded apps skipped since start (never read, never indexed). */
+  excluded: number;
+  /** Live frames waiting for OCR. */
+  queued: number;
+  /** Everything captured since this moment is searchable (ISO-8601), per the archives' walk. */
+  searchableSince?: string;
+  /** The newest day of the archives (local date) is searchable whole. */
+  newestDaySearchable?: boolean;
 }
 
 export interface TargetsResult {
@@ -204,6 +278,10 @@ export interface ApiContract {
   saveSettings: Route<'PUT', '/settings', NoInput, NoInput, SettingsPatch, { settings: SettingsValues }>;
   pause: Route<'POST', '/input/pause', NoInput, NoInput, { paused: boolean }, StatusInfo>;
   sourceAction: Route<'POST', '/sources/:name/actions/:action', { name: SourceName; action: string }, NoInput, Record<string, never>, { target?: string; message?: string }>;
+  /** search_screenshots, for the timeline's search box. */
+  search: Route<'GET', '/search', NoInput, SearchQuery, undefined, ScreenshotSearch>;
+  /** The background text indexer's progress (null when this process runs none). */
+  textIndex: Route<'GET', '/text-index', NoInput, NoInput, undefined, { index: TextIndexStatus | null }>;
 }
 export type ApiRouteName = keyof ApiContract;
 
@@ -223,6 +301,8 @@ export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method
   saveSettings: { method: 'PUT', path: '/settings' },
   pause: { method: 'POST', path: '/input/pause' },
   sourceAction: { method: 'POST', path: '/sources/:name/actions/:action' },
+  search: { method: 'GET', path: '/search' },
+  textIndex: { method: 'GET', path: '/text-index' },
 };
 
 /** Routes that answer with something other than JSON. */

@@ -4,7 +4,7 @@
  * which is all the dashboard imports (so zod stays out of its bundle).
  */
 import { z } from 'zod';
-import { RUN_ID, type ActivityQuery, type CropRequest, type FramesQuery } from './api.ts';
+import { RUN_ID, type ActivityQuery, type CropRequest, type FramesQuery, type SearchQuery } from './api.ts';
 
 const sourceName = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a source name such as "browser"');
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -32,6 +32,15 @@ export const activityQuery = z.strictObject({
   /** An entry id: entries older than it (paging). */
   before: int(0, Number.MAX_SAFE_INTEGER).optional(),
   limit: int(1, 500).default(100),
+});
+
+export const searchQuery = z.strictObject({
+  q: z.string().min(1).max(500),
+  source: sourceName.optional(),
+  app: z.string().min(1).max(200).optional(),
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+  limit: int(1, 100).default(50),
 });
 
 export const targetsQuery = z.strictObject({ source: sourceName.optional() });
@@ -71,4 +80,9 @@ export const sourceActionParams = z.strictObject({ name: sourceName, action: z.s
 
 // What the schemas produce is what the contract's types promise (a compile-time check).
 type Parses<S extends z.ZodType, T> = z.output<S> extends T ? true : never;
-export const schemasMatchContract: [Parses<typeof framesQuery, FramesQuery>, Parses<typeof activityQuery, ActivityQuery>, Parses<typeof cropBody, CropRequest>] = [true, true, true];
+export const schemasMatchContract: [Parses<typeof framesQuery, FramesQuery>, Parses<typeof activityQuery, ActivityQuery>, Parses<typeof cropBody, CropRequest>, Parses<typeof searchQuery, SearchQuery>] = [
+  true,
+  true,
+  true,
+  true,
+];

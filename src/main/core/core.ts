@@ -17,7 +17,10 @@ import { FrameService } from './frames/frameService.ts';
 import { History } from './frames/history.ts';
 import { ScreenText } from './frames/screenText.ts';
 import { AgentRuns } from './runs/runs.ts';
+import { TextIndexer, type IndexerArchive, type IndexerTiming } from './text/indexer.ts';
 import { OcrService, type OcrPort } from './text/ocr.ts';
+import { TextSearch } from './text/search.ts';
+import { BusySignal } from './util/busy.ts';
 import { SettingsStore } from './settings/store.ts';
 import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
@@ -37,6 +40,8 @@ export interface CoreOptions {
   log?: (line: string) => void;
   /** The OCR the core reads text with (default: the engines of src/main/core/ocr, per the ocr settings). */
   ocr?: OcrPort;
+  /** The text indexer's pacing (tests make it brisk; see TextIndexer). */
+  textIndex?: Partial<IndexerTiming> & { startDelayMs?: number };
 }
 
 export interface Core {
@@ -55,6 +60,12 @@ export interface Core {
   readonly runs: AgentRuns;
   readonly text: ScreenText;
   readonly ocr: OcrPort;
+  /** search_screenshots over the text index. */
+  readonly search: TextSearch;
+  /** The background text indexer (started by startMaintenance). */
+  readonly indexer: TextIndexer;
+  /** Captures and actions in flight: background work waits for a quiet moment. */
+  readonly busy: BusySignal;
   status(): Promise<StatusInfo>;
   /** An MCP session opened (+1) or closed (−1). */
   clientConnected(delta: 1 | -1): void;
@@ -63,7 +74,8 @@ export interface Core {
   applyRetention(): RetentionResult;
   /**
    * Housekeeping for a long-running process: retention now and hourly, source health soon and
-   * every 30 s (tool lists follow sources that come and go). Returns a stop function.
+   * every 30 s (tool lists follow sources that come and go), the text indexer (live frames and the
+   * archives, in the background). Returns a stop function.
    */
   startMaintenance(log: (line: string) => void): () => void;
   close(): Promise<void>;
@@ -83,14 +95,62 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const sources = new SourceRegistry(modules, settings, { dataDir, env, archive: catalog.archive, host: options.host ?? {} });
   // Archive frames are read through their source (its files are read in place, never copied).
   catalog.frames.setExternalReader(async (rec, variant) => historyOf(await sources.get(rec.source)).read(rec, variant));
-  const frames = new FrameService({ catalog, sources, settings, events, log });
+  const busy = new BusySignal();
+  const frames = new FrameService({ catalog, sources, settings, events, log, busy });
   const ocr = new OcrService({ settings: () => settings.values().ocr });
   const text = new ScreenText({ sources, frames, ocr: options.ocr ?? ocr });
-  const actions = new ActionGate({ catalog, sources, settings, frames, text });
+  const actions = new ActionGate({ catalog, sources, settings, frames, text, busy });
   const targets = new TargetService(sources);
   const history = new History({ catalog, sources, settings, events });
+  const archivesFor = async (): Promise<IndexerArchive[]> => {
+    const out: IndexerArchive[] = [];
+    for (const name of sources.names('archive')) {
+      const h = await sources.history(name).catch(() => undefined);
+      if (h?.textBatch && h.extent) out.push({ name, history: { textBatch: h.textBatch.bind(h), extent: h.extent.bind(h) } });
+    }
+    return out;
+  };
+  let lastIndexProgress = '';
+  const indexer = new TextIndexer({
+    store: catalog.text,
+    frames: { find: (ref) => catalog.frames.get(ref), countOwn: () => catalog.frames.count({ external: false, rootOnly: true }) },
+    read: (ref, signal) => text.readFrame(ref, { signal, priority: 'background' }),
+    archives: archivesFor,
+    refresh: (name, signal) => history.refreshArchive(name, signal),
+    settings: () => settings.values().ocr,
+    busy,
+    onProgress: (p) => {
+      const finished = p.state === 'idle' || p.state === 'off';
+      const since = p.searchableSince ? `; searchable since ${p.searchableSince.slice(0, 10)}` : '';
+      const progress = { id: 'text-index', label: `Text index: ${p.done} of ${p.total} screenshots${since}${p.reason ? ` (${p.reason})` : ''}`, done: p.done, total: p.total, finished };
+      // An idle indexer looks for new screenshots every minute: say "done" once, not each time.
+      const key = JSON.stringify(progress);
+      if (finished && key === lastIndexProgress) return;
+      lastIndexProgress = key;
+      events.emit('progress', progress);
+    },
+    log,
+    timing: options.textIndex,
+  });
+  let indexing = false;
+  const search = new TextSearch({
+    store: catalog.text,
+    countFrames: (q) => catalog.frames.count(q),
+    archives: async (signal) => {
+      const out = await archivesFor();
+      for (const a of out) await history.refreshArchive(a.name, signal);
+      return out.map((a) => ({ name: a.name, extent: (q: { from?: number; to?: number }) => a.history.extent(q) }));
+    },
+    sourceNames: () => sources.names(),
+    settings: () => settings.values().ocr,
+    status: () => (indexing ? indexer.status() : undefined),
+  });
 
-  catalog.on('frame', (f) => events.emit('frame', f));
+  catalog.on('frame', (f) => {
+    events.emit('frame', f);
+    // Queued only: the OCR runs after the capture has answered.
+    indexer.onFrame(f);
+  });
   catalog.on('frame-updated', (f) => events.emit('frame-updated', f));
   catalog.on('activity', (a) => events.emit('activity', a));
   sources.onChange(() => {
@@ -100,6 +160,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   settings.on('change', (next) => {
     events.emit('settings', next);
     events.emit('status');
+    if (indexing) void indexer.settingsChanged();
   });
 
   let clients = 0;
@@ -120,9 +181,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     runs: new AgentRuns(join(dataDir, 'runs')),
     text,
     ocr: options.ocr ?? ocr,
+    search,
+    indexer,
+    busy,
     async status() {
       const v = settings.values();
-      return { version: VERSION, paused: v.input.paused, readOnly: v.input.readOnly, clients, platform: process.platform, dataDir, sources: await sources.health() };
+      const textIndex = search.status();
+      return { version: VERSION, paused: v.input.paused, readOnly: v.input.readOnly, clients, platform: process.platform, dataDir, sources: await sources.health(), ...(textIndex ? { textIndex } : {}) };
     },
     clientConnected(delta) {
       clients = Math.max(0, clients + delta);
@@ -142,16 +207,27 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         }
       };
       const health = (): void => void sources.health().catch(() => undefined);
+      const startIndexer = (): void => {
+        if (closed) return;
+        indexing = true;
+        indexer.start();
+      };
       retention();
       // The first health check waits a moment: clients get `initialize` and `tools/list`
-      // answered before any source is loaded or probed.
-      const timers = [setTimeout(health, 200), setInterval(retention, 3600_000), setInterval(health, 30_000)];
+      // answered before any source is loaded or probed (the indexer loads the archives: later still).
+      const timers = [setTimeout(health, 200), setTimeout(startIndexer, options.textIndex?.startDelayMs ?? 3000), setInterval(retention, 3600_000), setInterval(health, 30_000)];
       for (const t of timers) t.unref();
-      return () => timers.forEach((t) => clearTimeout(t));
+      return () => {
+        timers.forEach((t) => clearTimeout(t));
+        indexing = false;
+        void indexer.stop();
+      };
     },
     async close() {
       if (closed) return;
       closed = true;
+      indexing = false;
+      await indexer.stop();
       await frames.settle();
       await sources.dispose();
       await ocr.dispose();

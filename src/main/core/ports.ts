@@ -3,7 +3,7 @@
  * A tool or a route is handed these, never the composition root: it can reach only what its
  * port says (see docs/architecture.md). The services implement them (frames/, actions/, …).
  */
-import type { ActivityEntry, ActivityQuery, FrameSummary, RunView, StatusInfo, TargetsResult } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, FrameSummary, RunView, ScreenshotSearch, StatusInfo, TargetsResult, TextIndexStatus } from '../../shared/api.ts';
 import type { ImageFormat, Point, Rect, ScreenshotList, SourceName, UiNode } from '../../shared/frame.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
@@ -251,6 +251,28 @@ export interface ScreenTextPort {
   readFrame(ref: string, options: { signal: AbortSignal; priority?: 'interactive' | 'background' }): Promise<ScreenTextResult & { frameRef: string }>;
   /** Where a text is on a target now or in a stored frame, in image pixels of a frame (find_text). */
   find(params: FindTextParams): Promise<FindTextResult>;
+}
+
+// ── screenshot search ─────────────────────────────────────────────────────────────────────
+
+export interface SearchParams {
+  /** Words, "quoted phrases", prefix*, OR (see src/main/core/text/query.ts). */
+  query: string;
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+  source?: SourceName;
+  /** Only frames of this app (words of its name, case- and accent-insensitive). */
+  app?: string;
+  max: number;
+  signal: AbortSignal;
+}
+
+export interface TextSearchPort {
+  /** Frames whose text, title, app or document match, newest first; an empty answer says why. */
+  search(p: SearchParams): Promise<ScreenshotSearch>;
+  /** The indexer's progress (undefined when none runs in this process). */
+  status(): TextIndexStatus | undefined;
 }
 
 // ── the human's side ───────────────────────────────────────────────────────────────────────

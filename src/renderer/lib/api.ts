@@ -23,10 +23,13 @@ import {
   type FramesQuery,
   type ImageVariant,
   type RunView,
+  type ScreenshotSearch,
+  type SearchQuery,
   type ServerEvent,
   type SettingsView,
   type StatusInfo,
   type TargetsResult,
+  type TextIndexStatus,
 } from '../../shared/api.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { SourceName } from '../../shared/frame.ts';
@@ -123,6 +126,8 @@ export const api = {
   saveSettings: (patch: SettingsPatch): Promise<{ settings: SettingsValues }> => call('saveSettings', { body: patch }),
   pause: (paused: boolean): Promise<StatusInfo> => call('pause', { body: { paused } }),
   sourceAction: (name: SourceName, action: string): Promise<{ target?: string; message?: string }> => call('sourceAction', { params: { name, action }, body: {} }),
+  search: (q: SearchQuery, signal?: AbortSignal): Promise<ScreenshotSearch> => call('search', { query: q, signal }),
+  textIndex: (): Promise<{ index: TextIndexStatus | null }> => call('textIndex'),
 };
 
 const frameImage = (ref: string, variant: ImageVariant): string => `${API_PREFIX}/frames/${encodeURIComponent(ref)}/${variant}`;

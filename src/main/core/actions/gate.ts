@@ -16,6 +16,7 @@ import { assertInsideImage, imageToSource, sourceToImage } from '../image/mappin
 import type { ActionRequest, ActionResult, ActionsPort, ActOptions, ScreenTextPort } from '../ports.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { inputFor, type SourceRegistry } from '../sources/registry.ts';
+import type { BusySignal } from '../util/busy.ts';
 import { ACTION_KINDS, type Aim, type BuiltinActionKind, type InputPort, type Source, type SourceAction, type StoredFrame } from '../sources/source.ts';
 import { aimKind, readAim } from './aim.ts';
 import { describeOutcome } from './describe.ts';
@@ -30,6 +31,8 @@ export interface GateDeps {
   frames: FrameService;
   /** A target's visible text (its tree's, else OCR), for text aims. */
   text: ScreenTextPort;
+  /** Marks actions as agent work (background work waits for a quiet moment). */
+  busy?: BusySignal;
 }
 
 /** An action's result, and with `after: "image"` the small picture of what changed. */
@@ -46,6 +49,15 @@ export class ActionGate implements ActionsPort {
   }
 
   async act(req: ActionRequest, opts: ActOptions): Promise<GateResult> {
+    const end = this.#d.busy?.begin();
+    try {
+      return await this.#actLogged(req, opts);
+    } finally {
+      end?.();
+    }
+  }
+
+  async #actLogged(req: ActionRequest, opts: ActOptions): Promise<GateResult> {
     const started = performance.now();
     const log: Partial<ActivityEntry> & { tool: string } = { tool: req.tool, params: summariseParams(req), client: opts.client, ...(opts.run ? { run: opts.run } : {}) };
     let result: GateResult;

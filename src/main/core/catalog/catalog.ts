@@ -7,6 +7,7 @@
  *   archive    archive rows indexed in place (archive.ts)
  *   retention  age and byte limits, and the sweep of orphaned files (retention.ts)
  *   activity   the activity log (activity.ts)
+ *   text       the text index of frames for search_screenshots (text.ts)
  */
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { migrate } from './migrations.ts';
 import { Retention } from './retention.ts';
 import type { Params } from './rows.ts';
 import { prepareStatements } from './statements.ts';
+import { FrameTextStore } from './text.ts';
 import type { CatalogEvents } from './types.ts';
 import { privateFile } from '../util/privateFile.ts';
 
@@ -34,6 +36,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   readonly archive: ArchiveRows;
   readonly retention: Retention;
   readonly activity: ActivityLog;
+  readonly text: FrameTextStore;
   readonly #db: Database.Database;
   #closed = false;
 
@@ -81,6 +84,9 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     this.archive = new ArchiveRows(context, this.frames);
     this.retention = new Retention(context, this.frames);
     this.activity = new ActivityLog(context);
+    this.text = new FrameTextStore(context);
+    // Deleted frames took their text with them (a trigger): count again when next asked.
+    this.on('frames-deleted', () => this.text.invalidateCount());
   }
 
   close(): void {

@@ -11,7 +11,7 @@ import { thumbnail } from '../image/pipeline.ts';
 import type { CatalogContext } from './context.ts';
 import { ARCHIVE_THUMBS_DIR, FRAMES_DIR } from './files.ts';
 import { newRef, REF_PATTERN } from './refs.ts';
-import { bad, dayOf, dirOf, ext, FRAME_COLUMNS, notFound, parseCapturedAt, toRecord, validateFrame, whereClause, wrap, type FileSet, type FrameRow } from './rows.ts';
+import { bad, dayOf, dirOf, ext, FRAME_COLUMNS, labelJson, notFound, parseCapturedAt, toRecord, validateFrame, whereClause, wrap, type FileSet, type FrameRow } from './rows.ts';
 import type { ExternalReader, FrameListQuery, FrameQuery, FrameRecord, FrameVariant, NewFrame } from './types.ts';
 
 const MAX_LIST_LIMIT = 100_000;
@@ -72,6 +72,7 @@ export class FrameStore {
         external: 0,
         archive_day: null,
         disk_bytes: f.data.length + (f.full?.data.length ?? 0),
+        label: labelJson(f.label),
       });
     } catch (e) {
       await Promise.all(placed.map((p) => rm(p, { force: true })));

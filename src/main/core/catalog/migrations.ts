@@ -93,6 +93,35 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX activity_run ON activity (run_id, id) WHERE run_id IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    name: 'text index',
+    up: `
+      -- What the source said a frame showed when it was captured (JSON {title, app, document}).
+      ALTER TABLE frames ADD COLUMN label TEXT;
+      -- The searchable text of a frame: OCR lines (words split by spaces, lines by newlines), and
+      -- its window title, app, document and source. The rowid is a time key (capture ms × 1024 + n),
+      -- so newest-first results and time windows are rowid ranges FTS5 walks without sorting.
+      CREATE VIRTUAL TABLE frame_text USING fts5 (text, title, app, document, source, tokenize = 'unicode61 remove_diacritics 2');
+      -- One row per indexed frame (by ref: rowids of a table without INTEGER PRIMARY KEY may change
+      -- on VACUUM). boxes: uint16 LE x, y, width, height in image px per space-separated word of text.
+      CREATE TABLE frame_text_meta (
+        ref TEXT PRIMARY KEY NOT NULL,
+        key INTEGER NOT NULL UNIQUE,
+        status INTEGER NOT NULL,               -- 1 read, 2 unreadable (only the title, app, document are indexed)
+        engine TEXT,
+        boxes BLOB,
+        indexed_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      -- The indexer's progress (e.g. how far back an archive is indexed), so a restart resumes.
+      CREATE TABLE text_index_state (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+      -- A frame's text goes with it, whoever deletes it (retention, an archive rescan, a test).
+      CREATE TRIGGER frames_text_gone AFTER DELETE ON frames BEGIN
+        DELETE FROM frame_text WHERE rowid = (SELECT key FROM frame_text_meta WHERE ref = old.ref);
+        DELETE FROM frame_text_meta WHERE ref = old.ref;
+      END;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

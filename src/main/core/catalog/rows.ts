@@ -7,7 +7,7 @@ import type { ActivityEntry } from '../../../shared/api.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import { IMAGE_FORMATS, type ImageFormat } from '../../../shared/frame.ts';
 import { REF_PATTERN } from './refs.ts';
-import type { ArchiveFrame, FrameQuery, FrameRecord, NewFrame } from './types.ts';
+import type { ArchiveFrame, FrameLabel, FrameQuery, FrameRecord, NewFrame } from './types.ts';
 import { storageError } from '../util/storageError.ts';
 
 const ISO_WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})T.*(Z|[+-]\d{2}:?\d{2})$/;
@@ -49,6 +49,7 @@ export interface FrameRow {
   archive_day: string | null;
   thumb: string | null;
   disk_bytes: number;
+  label: string | null;
 }
 
 export interface ActivityRow {
@@ -75,7 +76,7 @@ export interface ActivityRow {
 export type Params = Record<string, unknown>;
 
 export const FRAME_COLUMNS =
-  'ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, dpi, monitor, parent_ref, format, bytes, files, pinned, annotation, state, external, archive_day, thumb, disk_bytes';
+  'ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, dpi, monitor, parent_ref, format, bytes, files, pinned, annotation, state, external, archive_day, thumb, disk_bytes, label';
 
 export function whereClause(q: FrameQuery): { where: string; params: Params } {
   const conds: string[] = [];
@@ -135,6 +136,7 @@ export function toRecord(r: FrameRow): FrameRecord {
   if (r.monitor !== null) rec.monitor = r.monitor;
   if (r.parent_ref !== null) rec.parentRef = r.parent_ref;
   if (r.annotation !== null) rec.annotation = r.annotation;
+  if (r.label !== null) rec.label = JSON.parse(r.label) as FrameLabel;
   return rec;
 }
 
@@ -185,6 +187,17 @@ export function archiveParams(r: ArchiveFrame, day: string | null): Params {
     state: JSON.stringify(r.state ?? {}),
     archive_day: day,
   };
+}
+
+/** A label as stored: its non-empty fields, each cut to 1,000 characters; null when there are none. */
+export function labelJson(label: FrameLabel | undefined): string | null {
+  if (!label) return null;
+  const out: FrameLabel = {};
+  for (const k of ['title', 'app', 'document'] as const) {
+    const v = label[k]?.trim();
+    if (v) out[k] = v.slice(0, 1000);
+  }
+  return Object.keys(out).length ? JSON.stringify(out) : null;
 }
 
 export function validateFrame(f: NewFrame): void {

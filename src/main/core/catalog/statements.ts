@@ -26,9 +26,9 @@ export function prepareStatements(db: Database.Database) {
     latestAny: db.prepare<[string, string], FrameRow>(`SELECT ${FRAME_COLUMNS} FROM frames WHERE target = ? AND source = ? ORDER BY captured_at DESC, rowid DESC LIMIT 1`),
     insert: db.prepare<[Params]>(`
       INSERT INTO frames (ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, dpi, monitor,
-                          parent_ref, format, bytes, files, state, external, archive_day, disk_bytes)
+                          parent_ref, format, bytes, files, state, external, archive_day, disk_bytes, label)
       VALUES (@ref, @source, @target, @captured_at, @captured_at_iso, @image_w, @image_h, @source_w, @source_h, @origin_x, @origin_y, @scale, @dpi, @monitor,
-              @parent_ref, @format, @bytes, @files, @state, @external, @archive_day, @disk_bytes)`),
+              @parent_ref, @format, @bytes, @files, @state, @external, @archive_day, @disk_bytes, @label)`),
     // An unchanged row is not rewritten (changes() stays 0), so a rescan reports only what moved.
     // A ref already used by one of Sightline's own frames is left alone.
     upsertArchive: db.prepare<[Params]>(`

@@ -14,6 +14,16 @@ export interface StoredFrame<State = unknown> extends FrameDescriptor {
   state: State;
 }
 
+/** What a frame showed, as its source named it when capturing (or the archive's activity). */
+export interface FrameLabel {
+  /** Window or page title. */
+  title?: string;
+  /** Application (desktop app, Android package, ManicTime application). */
+  app?: string;
+  /** Document: a file, a URL. */
+  document?: string;
+}
+
 export interface FrameRecord extends StoredFrame {
   format: ImageFormat;
   /** Bytes of the model image (for archive frames: the archive file's size when known, else 0). */
@@ -24,6 +34,8 @@ export interface FrameRecord extends StoredFrame {
   hasFull: boolean;
   /** The files belong to an archive (ManicTime) and are read through its reader, never deleted. */
   external: boolean;
+  /** What the source said the frame showed (live frames; archive activity lives in the text index). */
+  label?: FrameLabel;
 }
 
 export type FrameVariant = 'image' | 'full' | 'thumbnail';
@@ -37,6 +49,7 @@ export type NewFrame = Omit<FrameDescriptor, 'ref'> & {
   state?: unknown;
   /** A ref chosen by the caller (letters, digits, `_`, `-`); default a fresh random one. */
   ref?: string;
+  label?: FrameLabel;
 };
 
 /** A file of an external archive, indexed in place (never copied). */

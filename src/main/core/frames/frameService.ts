@@ -14,6 +14,7 @@ import { fitAndEncode, sniffFormat, type ImageInput } from '../image/pipeline.ts
 import type { CaptureOutcome, CaptureParams, CropParams, FramesPort, Session, UiTreeParams } from '../ports.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { screenOf, treeOf, type SourceRegistry } from '../sources/registry.ts';
+import type { BusySignal } from '../util/busy.ts';
 import { InFlight } from '../util/inFlight.ts';
 import { toLocalIso } from '../util/time.ts';
 import { cropFrame } from './crop.ts';
@@ -26,6 +27,8 @@ export interface FrameServiceDeps {
   settings: SettingsStore;
   events: CoreBus;
   log: (line: string) => void;
+  /** Marks captures as agent work (background work waits for a quiet moment). */
+  busy?: BusySignal;
 }
 
 /** A capture's parameters with every default filled in: equal ones give the same frame. */
@@ -64,6 +67,15 @@ export class FrameService implements FramesPort {
    * that scrolls the page first (scrollOffset) is an action of its own and never shared.
    */
   async capture(p: CaptureParams): Promise<CaptureOutcome> {
+    const end = this.#d.busy?.begin();
+    try {
+      return await this.#captureShared(p);
+    } finally {
+      end?.();
+    }
+  }
+
+  async #captureShared(p: CaptureParams): Promise<CaptureOutcome> {
     const capture = this.#d.settings.values().capture;
     const q: ResolvedCapture = {
       target: p.target,
@@ -125,6 +137,7 @@ export class FrameService implements FramesPort {
       data: image.data,
       full,
       state: captured.state,
+      label: captured.label,
     });
     // The first capture after an action is that action's "after" frame in the activity log
     // (best effort: the frame is stored, a log that cannot be updated does not undo it).

@@ -15,7 +15,7 @@ import type { FrameRecord } from '../catalog/types.ts';
 import type { CoreBus } from '../events.ts';
 import { frameSummary } from '../frames/descriptors.ts';
 import { MIME } from '../mcp/response.ts';
-import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, SourcesPort, StatusPort, TargetsPort } from '../ports.ts';
+import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, SourcesPort, StatusPort, TargetsPort, TextSearchPort } from '../ports.ts';
 import { parseTimeInput } from '../util/time.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -29,6 +29,7 @@ export interface ApiServices extends StatusPort {
   settings: SettingsPort;
   activity: ActivityPort;
   runs: RunsPort;
+  search: TextSearchPort;
   events: CoreBus;
   setPaused(paused: boolean): void;
 }
@@ -49,6 +50,7 @@ const SCHEMAS: Schemas = {
   saveSettings: { body: S.settingsBody },
   pause: { body: S.pauseBody },
   sourceAction: { params: S.sourceActionParams, body: S.emptyBody },
+  search: { query: S.searchQuery },
 };
 
 function handlers(s: ApiServices): Handlers {
@@ -85,6 +87,12 @@ function handlers(s: ApiServices): Handlers {
       return s.status();
     },
     sourceAction: ({ params }) => s.sources.runAction(params.name, params.action),
+    search: ({ query, signal }) => {
+      const from = query.from ? parseTimeInput(query.from, 'from') : undefined;
+      const to = query.to ? parseTimeInput(query.to, 'to') : undefined;
+      return s.search.search({ query: query.q, source: query.source, app: query.app, from, to, max: query.limit ?? 50, signal });
+    },
+    textIndex: async () => ({ index: s.search.status() ?? null }),
   };
 }
 

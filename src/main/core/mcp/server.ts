@@ -21,7 +21,7 @@ import { RUN_ID } from '../../../shared/api.ts';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { CoreBus } from '../events.ts';
 import { SessionFrames } from '../frames/session.ts';
-import type { ActionsPort, FramesPort, HistoryService, ScreenTextPort, SourcesPort, StatusPort, TargetsPort } from '../ports.ts';
+import type { ActionsPort, FramesPort, HistoryService, ScreenTextPort, SourcesPort, StatusPort, TargetsPort, TextSearchPort } from '../ports.ts';
 import { VERSION } from '../version.ts';
 import { MIME, ToolResponse, errorResult } from './response.ts';
 import { inputShape, type AnyTool, type ToolSchemaContext } from './tool.ts';
@@ -41,6 +41,7 @@ export interface McpServices extends StatusPort {
   sources: SourcesPort & ToolSources & { isOffered(name: string): boolean };
   history: HistoryService;
   text: ScreenTextPort;
+  search: TextSearchPort;
   events: CoreBus;
   clientConnected(delta: 1 | -1): void;
 }
@@ -163,6 +164,7 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
           sources: services.sources,
           history: services.history,
           text: services.text,
+          search: services.search,
           session,
           signal: extra.signal,
           client: server.getClientVersion()?.name ?? 'mcp',
@@ -215,7 +217,7 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
     const uri = request.params.uri;
     if (uri === 'sightline://health') {
       const status = await services.status();
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ paused: status.paused, readOnly: status.readOnly, sources: status.sources }, null, 2) }] };
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ paused: status.paused, readOnly: status.readOnly, sources: status.sources, ...(status.textIndex ? { textIndex: status.textIndex } : {}) }, null, 2) }] };
     }
     const m = /^sightline:\/\/screenshot\/([A-Za-z0-9_-]{1,128})(\/thumbnail)?$/.exec(uri);
     if (!m) throw new McpError(RpcErrorCode.InvalidParams, `Unknown resource: ${uri}. Hint: Read sightline://health or sightline://screenshot/<ref> (a ref from capture or list_screenshots).`);

@@ -6,7 +6,7 @@
  * imports this kit and never the server.
  */
 import type { z } from 'zod';
-import type { ActionsPort, FramesPort, HistoryService, ScreenTextPort, Session, SourcesPort, TargetsPort } from '../ports.ts';
+import type { ActionsPort, FramesPort, HistoryService, ScreenTextPort, Session, SourcesPort, TargetsPort, TextSearchPort } from '../ports.ts';
 import type { ProgressReport } from '../sources/source.ts';
 import type { ToolResponse } from './response.ts';
 
@@ -19,6 +19,8 @@ export interface ToolContext {
   history: HistoryService;
   /** A target's visible text (its tree's, else OCR). */
   text: ScreenTextPort;
+  /** Search stored frames by the text they showed. */
+  search: TextSearchPort;
   /** This MCP session: "the target's latest capture" is its own. */
   session: Session;
   signal: AbortSignal;

@@ -19,7 +19,7 @@ import type {
   TargetInfo,
   UiNode,
 } from '../../../shared/frame.ts';
-import type { ArchiveFrame, FrameListQuery, FrameQuery, FrameRecord, FrameVariant, StoredFrame } from '../catalog/types.ts';
+import type { ArchiveFrame, FrameLabel, FrameListQuery, FrameQuery, FrameRecord, FrameVariant, StoredFrame } from '../catalog/types.ts';
 import type { ImageInput } from '../image/pipeline.ts';
 
 export type { StoredFrame } from '../catalog/types.ts';
@@ -77,6 +77,8 @@ export interface CapturedImage<State = unknown> {
   monitor?: number;
   /** What the source needs later to judge staleness (window size, rotation, document id); stored as JSON. */
   state: State;
+  /** What the image shows, where the source knows it cheaply (window title and app, page title and URL): indexed for search. */
+  label?: FrameLabel;
   warnings?: string[];
 }
 
@@ -345,6 +347,33 @@ export interface HistoryPort {
   activityAt?(times: readonly number[], signal?: AbortSignal): Promise<(ScreenActivity | undefined)[]>;
   /** The bytes of one of this archive's frames (its files are read in place, never copied). */
   read(frame: FrameRecord, variant: FrameVariant, signal?: AbortSignal): Promise<{ data: Buffer; format: ImageFormat }>;
+  /**
+   * For the text index: screenshots captured strictly between `after` and `before` (epoch ms),
+   * newest first, about `limit` of them (the screenshots of one second stay together). Each gets
+   * a catalog row, and carries what was active then (app, window title, document).
+   */
+  textBatch?(query: TextBatchQuery, signal: AbortSignal): Promise<ArchiveTextFrame[]>;
+  /** How many screenshots the archive holds in [from, to) (epoch ms; all without), and its newest and oldest. */
+  extent?(query?: { from?: number; to?: number }): ArchiveExtent;
+}
+
+export interface TextBatchQuery {
+  after?: number;
+  before?: number;
+  limit: number;
+}
+
+/** An archive screenshot for the text index: its catalog ref, when it was taken, what was active. */
+export interface ArchiveTextFrame {
+  ref: string;
+  capturedMs: number;
+  label: FrameLabel;
+}
+
+export interface ArchiveExtent {
+  count: number;
+  newestMs?: number;
+  oldestMs?: number;
 }
 
 /** The part of the catalog an archive writes its rows to (the catalog implements it). */

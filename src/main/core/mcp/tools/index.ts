@@ -2,8 +2,9 @@
 import type { AnyTool } from '../tool.ts';
 import input from './input.ts';
 import screenshots from './screenshots.ts';
+import search from './search.ts';
 import targets from './targets.ts';
 import text from './text.ts';
 import wait from './wait.ts';
 
-export const coreTools: readonly AnyTool[] = [...targets, ...input, ...screenshots, ...text, ...wait] as AnyTool[];
+export const coreTools: readonly AnyTool[] = [...targets, ...input, ...screenshots, ...search, ...text, ...wait] as AnyTool[];

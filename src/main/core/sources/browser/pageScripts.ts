@@ -20,6 +20,7 @@ export interface PageMetrics {
   dh: number;
   vis: string;
   url: string;
+  title?: string;
 }
 
 export const METRICS_FN = `function () {
@@ -28,7 +29,7 @@ export const METRICS_FN = `function () {
     w: innerWidth, h: innerHeight, dpr: devicePixelRatio, sx: scrollX, sy: scrollY,
     dw: Math.max(d ? d.scrollWidth : 0, b ? b.scrollWidth : 0, innerWidth),
     dh: Math.max(d ? d.scrollHeight : 0, b ? b.scrollHeight : 0, innerHeight),
-    vis: document.visibilityState, url: location.href,
+    vis: document.visibilityState, url: location.href, title: document.title,
   };
 }`;
 

@@ -126,6 +126,7 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
         sourceSize: { width: size.width / density, height: size.height / density },
         origin: { x: 0, y: 0 },
         state: { loaderId, url: m.url, viewport: { width: m.w, height: m.h }, dpr: m.dpr, scroll: { x: m.sx, y: m.sy }, fullPage },
+        label: { ...(m.title ? { title: m.title } : {}), document: m.url },
       };
       if (warnings.length) result.warnings = warnings;
       return result;

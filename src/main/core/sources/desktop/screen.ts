@@ -93,8 +93,12 @@ export class DesktopScreen implements ScreenPort<DesktopFrameState> {
     const monitor = regionMonitor ?? (t.kind === 'window' ? get(() => (subject as ShotWindow).currentMonitor()) : (subject as ShotMonitor));
     const scaleFactor = (monitor && get(() => monitor.scaleFactor())) || 1;
     const state: DesktopFrameState = { kind: t.kind, id: t.id, ...bounds };
+    // A window names itself (for the text index); a display shows many.
+    const title = t.kind === 'window' ? get(() => (subject as ShotWindow).title()) : undefined;
+    const app = t.kind === 'window' ? get(() => (subject as ShotWindow).appName()) : undefined;
     return {
       target,
+      ...(title || app ? { label: { ...(title ? { title } : {}), ...(app ? { app } : {}) } } : {}),
       pixels: { kind: 'raw', data, width: image.width, height: image.height, channels: 4 },
       // Input coordinates are screen points; on HiDPI the pixels are scaleFactor× larger.
       sourceSize: { width: region.width, height: region.height },

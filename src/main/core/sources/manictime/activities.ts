@@ -27,6 +27,8 @@ export interface ActivityStatus {
 
 export interface ActivityTimeline {
   segments: ActivitySegment[];
+  /** Window titles (the Applications timeline's activities), for the text index. */
+  titles?: ActivitySpan[];
   /** False when the window held more activities than one read takes: the segments stop early. */
   complete: boolean;
 }
@@ -133,6 +135,7 @@ export function createReportsDbProvider(dbPath: string, options: ReportsDbOption
           status = { state: 'ok' };
           const apps: ActivitySpan[] = [];
           const docs: ActivitySpan[] = [];
+          const titles: ActivitySpan[] = [];
           for (const r of rows) {
             const startMs = parseSqlTime(r.s);
             const endMs = parseSqlTime(r.e);
@@ -145,9 +148,10 @@ export function createReportsDbProvider(dbPath: string, options: ReportsDbOption
             } else {
               const value = r.groupName ?? r.name;
               if (value) apps.push({ startMs, endMs, value });
+              if (r.groupName && r.name) titles.push({ startMs, endMs, value: r.name });
             }
           }
-          return { segments: buildSegments(apps, docs), complete: rows.length < maxRows };
+          return { segments: buildSegments(apps, docs), titles: titles.sort((a, b) => a.startMs - b.startMs), complete: rows.length < maxRows };
         } catch (e) {
           status = classify(e);
           if (status.state === 'busy' && attempt < retries) {

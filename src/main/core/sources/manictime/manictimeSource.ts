@@ -4,6 +4,7 @@
  *   archiveIndex.ts    day folders → packed day records, and how fresh they are
  *   archiveQueries.ts  list_screenshots (sampling, activity labels, reasons) and timeline pages
  *   rows.ts            catalog rows (deterministic refs) and the secure file reader
+ *   textScan.ts        the archive newest first for the text indexer, with what was active
  *   health.ts          what Setup shows
  *
  * Only the screenshots a listing returns are written to the shared catalog; get_screenshot and
@@ -26,6 +27,7 @@ import { createSqliteStore, type IndexStore } from './indexStore.ts';
 import { defaultIo, type ArchiveIo, type RetryPolicy } from './reader.ts';
 import { SOURCE, readArchiveFrame } from './rows.ts';
 import type { ScanStats } from './scanner.ts';
+import { ArchiveText } from './textScan.ts';
 import type { ManicTimeSettings } from './settings.ts';
 import { privateFile } from '../../util/privateFile.ts';
 
@@ -77,6 +79,7 @@ export function createManicTimeSource(options: ManicTimeSourceOptions): ManicTim
   const activities = activityCache(options.activities, exists);
   const index = new ArchiveIndex({ locate, store: opened.store, archive: options.archive, now });
   const queries = new ArchiveQueries({ index, archive: options.archive, locate, activities: activities.get, now });
+  const text = new ArchiveText({ index, archive: options.archive, locate, activities: activities.get });
 
   return {
     name: SOURCE,
@@ -90,6 +93,8 @@ export function createManicTimeSource(options: ManicTimeSourceOptions): ManicTim
         if (index.roots.length === 0) index.updateRoots();
         return readArchiveFrame(rec, variant, { roots: index.roots, io, retry: options.retry, signal });
       },
+      textBatch: (q, signal) => text.batch(q, signal),
+      extent: (q) => text.extent(q),
     },
     health: () => archiveHealth({ index, locate, activities: activities.get, now, exists }),
     lastScan: () => index.lastScan(),

@@ -137,8 +137,8 @@ export function buildSegments(apps: readonly ActivitySpan[], docs: readonly Acti
   return out;
 }
 
-/** The value of the last span (by start) that covers `t`. */
-function covering(sorted: readonly ActivitySpan[], t: number): string | undefined {
+/** The value of the last span (by start) that covers `t`; `sorted` by start. */
+export function covering(sorted: readonly ActivitySpan[], t: number): string | undefined {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -1,0 +1,217 @@
+/**
+ * The text index: what each frame showed (OCR text, window title, app, document) in an FTS5
+ * table, the word boxes beside it, and the indexer's saved progress. A frame's text is deleted
+ * with the frame by a trigger (migration 5), whoever deletes it.
+ *
+ * The FTS rowid is a time key, capture ms × 1024 + n: results come newest first and a time
+ * window is a rowid range, both walked by FTS5 itself, with no sort and no join until the page
+ * of results is known (docs/benchmarks.md, "Text index").
+ */
+import type { CatalogContext } from './context.ts';
+import { dateMs, FRAME_COLUMNS, toRecord, type FrameRow } from './rows.ts';
+import type { FrameLabel, FrameRecord } from './types.ts';
+
+/** Frames that share a capture millisecond get consecutive keys; 1024 of them fit. */
+export const KEY_SLOTS = 1024;
+
+export type TextStatus = 'read' | 'unreadable';
+
+export interface FrameTextEntry {
+  ref: string;
+  /** OCR lines joined by "\n", their words by " " (the i-th word owns the i-th box). */
+  text: string;
+  /** x, y, width, height per word of `text`, in image px of the frame (empty: no boxes). */
+  boxes: readonly number[];
+  label: FrameLabel;
+  status: TextStatus;
+  engine?: string;
+}
+
+export interface TextSearchQuery {
+  /** An FTS5 expression (built by src/main/core/text/query.ts, never raw user input). */
+  match: string;
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+  limit: number;
+  /** How many matches to count at most (the answer says "at least" beyond). */
+  countUpTo?: number;
+}
+
+export interface TextHit {
+  frame: FrameRecord;
+  /** The best matching passage, matches between « and ». */
+  snippet: string;
+  text: string;
+  boxes: number[];
+  label: FrameLabel;
+}
+
+interface HitRow extends FrameRow {
+  t_key: number;
+  t_snippet: string;
+  t_text: string;
+  t_title: string;
+  t_app: string;
+  t_document: string;
+  t_boxes: Buffer | null;
+}
+
+export function timeKey(ms: number): number {
+  return Math.floor(ms) * KEY_SLOTS;
+}
+
+/** Boxes as stored: uint16 little-endian quadruples (image sizes fit; 8 bytes a word). */
+export function packBoxes(boxes: readonly number[]): Buffer | null {
+  if (boxes.length === 0) return null;
+  const b = Buffer.alloc(boxes.length * 2);
+  boxes.forEach((v, i) => b.writeUInt16LE(Math.max(0, Math.min(65535, Math.round(v))), i * 2));
+  return b;
+}
+
+export function unpackBoxes(b: Buffer | null | undefined): number[] {
+  if (!b) return [];
+  const out = new Array<number>(b.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = b.readUInt16LE(i * 2);
+  return out;
+}
+
+export class FrameTextStore {
+  readonly #c: CatalogContext;
+  #count: number | undefined;
+
+  constructor(context: CatalogContext) {
+    this.#c = context;
+  }
+
+  /**
+   * Store a frame's text (replacing any). Returns false when the frame is gone by now (deleted
+   * while it was read): nothing is written then. Crops are never indexed.
+   */
+  put(e: FrameTextEntry): boolean {
+    const c = this.#c;
+    if (c.closed()) return false;
+    return c.db.transaction(() => {
+      const f = c.query('SELECT captured_at, source FROM frames WHERE ref = @ref').get({ ref: e.ref }) as { captured_at: number; source: string } | undefined;
+      if (!f) return false;
+      const old = c.query('SELECT key FROM frame_text_meta WHERE ref = @ref').get({ ref: e.ref }) as { key: number } | undefined;
+      if (old) c.query('DELETE FROM frame_text WHERE rowid = @key').run({ key: old.key });
+      else if (this.#count !== undefined) this.#count++;
+      const key = old?.key ?? this.#freeKey(f.captured_at);
+      c.query('INSERT INTO frame_text (rowid, text, title, app, document, source) VALUES (@key, @text, @title, @app, @document, @source)').run({
+        key,
+        text: e.text,
+        title: e.label.title ?? '',
+        app: e.label.app ?? '',
+        document: e.label.document ?? '',
+        source: f.source,
+      });
+      c.query(
+        `INSERT INTO frame_text_meta (ref, key, status, engine, boxes, indexed_at) VALUES (@ref, @key, @status, @engine, @boxes, @at)
+         ON CONFLICT (ref) DO UPDATE SET status = excluded.status, engine = excluded.engine, boxes = excluded.boxes, indexed_at = excluded.indexed_at`,
+      ).run({ ref: e.ref, key, status: e.status === 'read' ? 1 : 2, engine: e.engine ?? null, boxes: packBoxes(e.boxes), at: Date.now() });
+      return true;
+    })();
+  }
+
+  /** The first free key of a capture millisecond (frames of one instant: monitors, collisions). */
+  #freeKey(ms: number): number {
+    const lo = timeKey(ms);
+    const top = this.#c.query('SELECT max(rowid) AS k FROM frame_text WHERE rowid >= @lo AND rowid < @hi').get({ lo, hi: lo + KEY_SLOTS }) as { k: number | null };
+    if (top.k === null) return lo;
+    if (top.k + 1 < lo + KEY_SLOTS) return top.k + 1;
+    // 1024 frames in one millisecond: take any free key below (order within the ms is cosmetic).
+    for (let k = lo; k < lo + KEY_SLOTS; k++) if (!this.#c.query('SELECT 1 FROM frame_text WHERE rowid = @k').get({ k })) return k;
+    throw new Error(`More than ${KEY_SLOTS} frames were indexed for one millisecond (${new Date(ms).toISOString()}).`);
+  }
+
+  has(ref: string): boolean {
+    return this.#c.query('SELECT 1 FROM frame_text_meta WHERE ref = @ref').get({ ref }) !== undefined;
+  }
+
+  /** Which of `refs` have text already. */
+  indexed(refs: readonly string[]): Set<string> {
+    if (refs.length === 0) return new Set();
+    const rows = this.#c.query('SELECT ref FROM frame_text_meta WHERE ref IN (SELECT value FROM json_each(@refs))').all({ refs: JSON.stringify(refs) }) as { ref: string }[];
+    return new Set(rows.map((r) => r.ref));
+  }
+
+  /** Frames indexed in all (kept in memory after the first count). */
+  count(): number {
+    if (this.#c.closed()) return this.#count ?? 0;
+    this.#count ??= (this.#c.query('SELECT count(*) AS n FROM frame_text_meta').get({}) as { n: number }).n;
+    return this.#count;
+  }
+
+  /** Forget the cached count (frames were deleted: the trigger removed their text). */
+  invalidateCount(): void {
+    this.#count = undefined;
+  }
+
+  /**
+   * Sightline's own frames (not crops, not the archive) with no text yet, newest first, captured
+   * before `beforeMs`: what the indexer catches up on after a restart.
+   */
+  unindexedOwn(beforeMs: number, limit: number): FrameRecord[] {
+    const rows = this.#c
+      .query(
+        `SELECT ${FRAME_COLUMNS} FROM frames f WHERE external = 0 AND parent_ref IS NULL AND captured_at < @before
+           AND NOT EXISTS (SELECT 1 FROM frame_text_meta m WHERE m.ref = f.ref)
+         ORDER BY captured_at DESC, rowid DESC LIMIT @limit`,
+      )
+      .all({ before: beforeMs, limit }) as FrameRow[];
+    return rows.map(toRecord);
+  }
+
+  /** Indexed frames captured in [from, to), of one source when `source` is an FTS filter (for explaining an empty answer). */
+  countIndexed(from?: Date, to?: Date, sourceMatch?: string): number {
+    const lo = from ? timeKey(dateMs(from, 'from')) : Number.MIN_SAFE_INTEGER;
+    const hi = to ? timeKey(dateMs(to, 'to')) : Number.MAX_SAFE_INTEGER;
+    const sql = sourceMatch
+      ? 'SELECT count(*) AS n FROM frame_text WHERE frame_text MATCH @m AND rowid >= @lo AND rowid < @hi'
+      : 'SELECT count(*) AS n FROM frame_text WHERE rowid >= @lo AND rowid < @hi';
+    return (this.#c.query(sql).get({ lo, hi, ...(sourceMatch ? { m: sourceMatch } : {}) }) as { n: number }).n;
+  }
+
+  /** Matching frames, newest first, with a snippet and their stored text and boxes. */
+  search(q: TextSearchQuery): { hits: TextHit[]; total: number; more: boolean } {
+    const lo = q.from ? timeKey(dateMs(q.from, 'from')) : Number.MIN_SAFE_INTEGER;
+    const hi = q.to ? timeKey(dateMs(q.to, 'to')) : Number.MAX_SAFE_INTEGER;
+    const params = { match: q.match, lo, hi, limit: q.limit };
+    // The page first (FTS5 walks its rowids downwards and stops), then its frames by ref.
+    const rows = this.#c
+      .query(
+        `SELECT ${FRAME_COLUMNS.split(', ')
+          .map((c) => `f.${c}`)
+          .join(', ')}, t.key AS t_key, t.snippet AS t_snippet, t.text AS t_text, t.title AS t_title, t.app AS t_app, t.document AS t_document, m.boxes AS t_boxes
+         FROM (SELECT rowid AS key, snippet(frame_text, -1, '«', '»', '…', 12) AS snippet, text, title, app, document
+               FROM frame_text WHERE frame_text MATCH @match AND rowid >= @lo AND rowid < @hi ORDER BY rowid DESC LIMIT @limit) t
+         JOIN frame_text_meta m ON m.key = t.key
+         JOIN frames f ON f.ref = m.ref
+         ORDER BY t.key DESC`,
+      )
+      .all(params) as HitRow[];
+    const cap = Math.max(q.limit, q.countUpTo ?? q.limit);
+    const counted = rows.length < q.limit ? rows.length : (this.#c.query('SELECT count(*) AS n FROM (SELECT 1 FROM frame_text WHERE frame_text MATCH @match AND rowid >= @lo AND rowid < @hi LIMIT @cap)').get({ ...params, cap: cap + 1 }) as { n: number }).n;
+    const hits = rows.map((r): TextHit => {
+      const label: FrameLabel = {};
+      if (r.t_title) label.title = r.t_title;
+      if (r.t_app) label.app = r.t_app;
+      if (r.t_document) label.document = r.t_document;
+      return { frame: toRecord(r), snippet: r.t_snippet, text: r.t_text, boxes: unpackBoxes(r.t_boxes), label };
+    });
+    return { hits, total: Math.min(counted, cap), more: counted > cap };
+  }
+
+  /** A saved progress value of the indexer (JSON), or undefined. */
+  getState<T>(name: string): T | undefined {
+    if (this.#c.closed()) return undefined;
+    const row = this.#c.query('SELECT value FROM text_index_state WHERE name = @name').get({ name }) as { value: string } | undefined;
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  setState(name: string, value: unknown): void {
+    if (this.#c.closed()) return;
+    this.#c.query('INSERT INTO text_index_state (name, value) VALUES (@name, @value) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run({ name, value: JSON.stringify(value) });
+  }
+}

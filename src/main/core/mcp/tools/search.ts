@@ -1,0 +1,84 @@
+/** search_screenshots: stored frames (live captures and the archive) by the text they showed. */
+import { z } from 'zod';
+import { SEARCH_EMPTY_REASONS, type ScreenshotHit } from '../../../../shared/api.ts';
+import { parseTimeInput } from '../../util/time.ts';
+import { sourceField } from '../schemas.ts';
+import { defineTool } from '../tool.ts';
+
+const box = z.object({ text: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+const indexStatus = z.object({
+  state: z.enum(['off', 'idle', 'indexing', 'paused']),
+  reason: z.string().optional(),
+  done: z.number(),
+  total: z.number(),
+  excluded: z.number(),
+  queued: z.number(),
+  searchableSince: z.string().optional(),
+  newestDaySearchable: z.boolean().optional(),
+});
+
+const searchOutput = z.object({
+  results: z.array(
+    z.object({
+      ref: z.string().describe('A frame ref for get_screenshot and crop_screenshot.'),
+      source: z.string(),
+      target: z.string(),
+      capturedAt: z.string().describe('ISO-8601 with its UTC offset.'),
+      displayLocalTime: z.string(),
+      image: z.object({ width: z.number(), height: z.number() }).describe("The frame's image size: the boxes are in its pixels."),
+      title: z.string().optional().describe('Window or page title.'),
+      app: z.string().optional(),
+      document: z.string().optional().describe('File or URL.'),
+      snippet: z.string().describe('The best matching passage, matches between « and ».'),
+      boxes: z.array(box).describe('The matching words on the frame, in image pixels of ref (crop_screenshot with coordinateUnits "pixels").'),
+    }),
+  ),
+  total: z.number().describe('Matching frames in all (at least this many when more is true).'),
+  more: z.boolean(),
+  reason: z.enum(SEARCH_EMPTY_REASONS).optional().describe('Why nothing was found.'),
+  remediation: z.string().optional(),
+  index: indexStatus.optional().describe('The indexer is not done: frames it has not read yet cannot be found.'),
+});
+
+const searchTool = defineTool({
+  name: 'search_screenshots',
+  title: 'Search screenshots by text',
+  description:
+    'Find stored screenshots (live captures and the ManicTime archive) by the text they showed (OCR), their window title, app or document, newest first: refs for get_screenshot and crop_screenshot, each with a snippet (matches between « and ») and the boxes of the matching words in image pixels of that ref. Case- and accent-insensitive; all words must appear; "quoted phrase", prefix*, OR. Nothing found is not an error: the result says why (e.g. how much of the archive the background index covers yet).',
+  input: (c) => ({
+    query: z.string().min(1).max(500).describe('Words that must all appear (e.g. invoice 4411), a "quoted phrase", a prefix (budg*), alternatives with OR.'),
+    source: sourceField(c.sources).optional().describe(`Only this source (${c.sources.join(' | ')}).`),
+    app: z.string().min(1).max(200).optional().describe('Only frames of this app (words of its name, e.g. "Outlook").'),
+    from: z.string().max(40).optional().describe('Window start (inclusive): ISO-8601 date-time, or a date alone (local midnight). Must be before to.'),
+    to: z.string().max(40).optional().describe('Window end (exclusive): ISO-8601 date-time, or a date alone (local midnight).'),
+    max: z.int().min(1).max(100).default(20).describe('At most this many screenshots (1–100, default 20), newest first.'),
+  }),
+  output: searchOutput,
+  annotations: { readOnlyHint: true },
+  async handle(ctx, args, res) {
+    const from = args.from ? parseTimeInput(args.from, 'from') : undefined;
+    const to = args.to ? parseTimeInput(args.to, 'to') : undefined;
+    const index = ctx.search.status();
+    if (index && (index.state === 'indexing' || index.state === 'paused')) ctx.progress({ label: `Text index: ${index.done} of ${index.total} frames indexed`, done: index.done, total: index.total });
+    const r = await ctx.search.search({ query: args.query, from, to, source: args.source, app: args.app, max: args.max, signal: ctx.signal });
+    const lines = r.results.map(line);
+    const head = r.results.length
+      ? `${r.results.length} of ${r.total}${r.more ? '+' : ''} matching frames, newest first (boxes in image px of each ref):`
+      : `No screenshots (${r.reason ?? 'NO_MATCH'}). ${r.remediation ?? ''}`;
+    const note = r.index && r.results.length ? [`Note: the text index is not complete (${r.index.done} of ${r.index.total} frames${r.index.searchableSince ? `; complete since ${r.index.searchableSince}` : ''}).`] : [];
+    res.text([head, ...lines, ...note].join('\n'));
+    res.structured({ ...r });
+  },
+});
+
+function line(h: ScreenshotHit): string {
+  const what = [h.app, h.title].filter(Boolean).join(' — ');
+  const boxes = h.boxes
+    .slice(0, 3)
+    .map((b) => `${b.x},${b.y} ${b.width}×${b.height}`)
+    .join('; ');
+  return `${h.ref}  ${h.displayLocalTime}  ${h.target}${what ? `  ${what}` : ''}\n  ${h.snippet.replace(/\s+/g, ' ')}${boxes ? `\n  at ${boxes}${h.boxes.length > 3 ? ` (+${h.boxes.length - 3})` : ''}` : ''}`;
+}
+
+export default [searchTool];

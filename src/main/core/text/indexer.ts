@@ -1,0 +1,414 @@
+/**
+ * The text indexer: OCR of frames into the catalog's text index, in the background.
+ *
+ * - Live frames are queued from the core's `frame` event and read after the capture has
+ *   answered (never inside it), when agents are quiet, or after `liveMaxWaitMs` at the latest.
+ * - The archives are walked newest first in batches. What is done is saved as one covered
+ *   interval [low, high] of capture times per archive, so a restart resumes where it stopped;
+ *   screenshots newer than `high` are walked first, then the walk goes on below `low`. Frames
+ *   that have text already are skipped, so nothing is read twice.
+ * - At most `ocr.cpuBudget` pages are read at once (live frames first), by the background OCR
+ *   engine (low priority), and only while no capture or action is in flight.
+ * - Frames of `ocr.excludeApps` are never read and get no row at all, not even their title.
+ */
+import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
+import type { TextIndexStatus } from '../../../shared/api.ts';
+import type { CoreSettings } from '../../../shared/settings.ts';
+import type { FrameTextEntry } from '../catalog/text.ts';
+import type { FrameLabel, FrameRecord } from '../catalog/types.ts';
+import type { ArchiveExtent, HistoryPort, TextItem } from '../sources/source.ts';
+import type { BusySignal } from '../util/busy.ts';
+import { excludedBy, indexedText } from './indexText.ts';
+import { Slots, sleep } from './slots.ts';
+
+type OcrSettings = CoreSettings['ocr'];
+
+/** The part of the catalog's text store the indexer writes. */
+export interface TextIndexStore {
+  put(e: FrameTextEntry): boolean;
+  indexed(refs: readonly string[]): Set<string>;
+  count(): number;
+  unindexedOwn(beforeMs: number, limit: number): FrameRecord[];
+  getState<T>(name: string): T | undefined;
+  setState(name: string, value: unknown): void;
+}
+
+export interface IndexerArchive {
+  name: string;
+  history: Required<Pick<HistoryPort, 'textBatch' | 'extent'>>;
+}
+
+export interface TextIndexerDeps {
+  store: TextIndexStore;
+  frames: { find(ref: string): FrameRecord | undefined; countOwn(): number };
+  /** OCR of a stored frame, boxes in its source space (ScreenText.readFrame at background priority). */
+  read(ref: string, signal: AbortSignal): Promise<{ items: TextItem[] }>;
+  /** The enabled archives that can be walked for text. */
+  archives(): Promise<IndexerArchive[]>;
+  /** Bring an archive's own index up to date before walking it. */
+  refresh(name: string, signal: AbortSignal): Promise<void>;
+  settings(): OcrSettings;
+  busy: BusySignal;
+  onProgress(status: TextIndexStatus): void;
+  log(line: string): void;
+  timing?: Partial<IndexerTiming>;
+}
+
+export interface IndexerTiming {
+  /** Agents must have been idle this long before a page starts. */
+  quietMs: number;
+  /** A live frame waits for quiet at most this long (an agent that never pauses still gets its frames indexed). */
+  liveMaxWaitMs: number;
+  /** After a failure (the engine missing, the archive unreadable), try again after this long. */
+  retryMs: number;
+  /** With everything indexed, look for new archive screenshots this often. */
+  pollMs: number;
+  /** Archive screenshots per batch. */
+  batch: number;
+}
+
+const DEFAULT_TIMING: IndexerTiming = { quietMs: 1500, liveMaxWaitMs: 30_000, retryMs: 60_000, pollMs: 60_000, batch: 24 };
+const MAX_QUEUE = 2000;
+
+/** The covered interval of an archive's capture times (epoch ms), saved in the catalog. */
+interface Cursor {
+  high?: number;
+  low?: number;
+}
+
+/** A failure that stops the walk for a while (nothing is marked done). */
+class Pause extends Error {}
+
+export class TextIndexer {
+  readonly #d: TextIndexerDeps;
+  readonly #t: IndexerTiming;
+  readonly #slots = new Slots(1);
+  readonly #queue: string[] = [];
+  readonly #queued = new Set<string>();
+  readonly #upper = new Map<string, { before?: number; top: number }>();
+  readonly #extents = new Map<string, ArchiveExtent>();
+  readonly #refreshed = new Map<string, number>();
+  #run: { ctrl: AbortController; done: Promise<void> } | undefined;
+  #stopping: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+  #dropped = false;
+  #excluded = 0;
+  #active = 0;
+  #reason: string | undefined;
+  #ownCount: { n: number; at: number } | undefined;
+  #lastEmit = 0;
+  #emitTimer: NodeJS.Timeout | undefined;
+
+  constructor(deps: TextIndexerDeps) {
+    this.#d = deps;
+    this.#t = { ...DEFAULT_TIMING, ...deps.timing };
+  }
+
+  get running(): boolean {
+    return this.#run !== undefined;
+  }
+
+  /** Start when the settings allow it (idempotent). */
+  start(): void {
+    if (this.#run || !this.#allowed()) return;
+    const ctrl = new AbortController();
+    this.#reason = undefined;
+    const done = Promise.allSettled([this.#liveLoop(ctrl.signal), this.#backgroundLoop(ctrl.signal)]).then(() => this.#slots.drain());
+    this.#run = { ctrl, done };
+    this.#changed();
+  }
+
+  /** Stop and wait for the pages being read to end (a second caller waits for the same end). */
+  stop(): Promise<void> {
+    if (this.#stopping) return this.#stopping;
+    const run = this.#run;
+    if (!run) return Promise.resolve();
+    this.#run = undefined;
+    run.ctrl.abort();
+    this.#wake?.();
+    this.#stopping = run.done
+      .then(() => {
+        clearTimeout(this.#emitTimer);
+        this.#emitTimer = undefined;
+        this.#changed(true);
+      })
+      .finally(() => (this.#stopping = undefined));
+    return this.#stopping;
+  }
+
+  /** The ocr settings changed: start, stop, or apply the new CPU budget. */
+  async settingsChanged(): Promise<void> {
+    if (!this.#allowed()) return this.stop();
+    this.#slots.resize(this.#d.settings().cpuBudget);
+    this.start();
+  }
+
+  /** A frame was stored: queue it (no work here, so the capture answers first). */
+  onFrame(f: FrameRecord): void {
+    this.#ownCount = this.#ownCount ? { ...this.#ownCount, n: this.#ownCount.n + (f.external || f.parentRef ? 0 : 1) } : undefined;
+    if (!this.#run || f.external || f.parentRef || this.#queued.has(f.ref)) return;
+    if (this.#queue.length >= MAX_QUEUE) {
+      // Caught up later from the catalog (newest first), like frames captured while the indexer was off.
+      this.#dropped = true;
+      return;
+    }
+    this.#queue.push(f.ref);
+    this.#queued.add(f.ref);
+    this.#wake?.();
+    this.#changed();
+  }
+
+  status(): TextIndexStatus {
+    const s = this.#d.settings();
+    const total = this.#total();
+    const out: TextIndexStatus = { state: 'idle', done: this.#d.store.count(), total, excluded: this.#excluded, queued: this.#queue.length };
+    if (!s.enabled || !s.index) {
+      out.state = 'off';
+      out.reason = !s.enabled ? 'OCR is turned off (ocr.enabled).' : 'Text indexing is turned off (ocr.index).';
+    } else if (this.#reason) {
+      out.state = 'paused';
+      out.reason = this.#reason;
+    } else if (this.#active > 0 || this.#queue.length > 0 || !this.#archivesDone()) {
+      out.state = this.#d.busy.busy ? 'paused' : 'indexing';
+      if (this.#d.busy.busy) out.reason = 'Agents are capturing or acting: the indexer waits for a quiet moment.';
+    }
+    Object.assign(out, this.#searchable());
+    return out;
+  }
+
+  #allowed(): boolean {
+    const s = this.#d.settings();
+    return s.enabled && s.index;
+  }
+
+  // ── live frames ─────────────────────────────────────────────────────────────────────────
+
+  async #liveLoop(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const ref = this.#queue.shift();
+      if (ref === undefined) {
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+        this.#wake = undefined;
+        continue;
+      }
+      // Waits for the capture (and whatever the agent does next) to finish first.
+      const quiet = await this.#d.busy.quiet(this.#t.quietMs, signal, this.#t.liveMaxWaitMs);
+      const release = quiet ? await this.#slots.acquire(0, signal) : undefined;
+      if (!release) break;
+      void this.#page(ref, undefined, signal)
+        .catch((e: unknown) => this.#pause(e))
+        .finally(() => {
+          this.#queued.delete(ref);
+          release();
+          this.#changed();
+        });
+    }
+  }
+
+  // ── backlog and archives ────────────────────────────────────────────────────────────────
+
+  async #backgroundLoop(signal: AbortSignal): Promise<void> {
+    this.#slots.resize(this.#d.settings().cpuBudget);
+    let ownDone = false;
+    while (!signal.aborted) {
+      try {
+        if (!ownDone || this.#dropped) {
+          this.#dropped = false;
+          await this.#catchUpOwn(signal);
+          ownDone = true;
+        }
+        let worked = false;
+        const archives = await this.#d.archives();
+        for (const name of this.#extents.keys()) if (!archives.some((a) => a.name === name)) this.#extents.delete(name);
+        for (const a of archives) {
+          if (signal.aborted) break;
+          if (await this.#archiveStep(a, signal)) worked = true;
+        }
+        this.#reason = undefined;
+        this.#changed();
+        if (!worked) await sleep(this.#t.pollMs, signal);
+      } catch (e) {
+        if (signal.aborted) break;
+        this.#pause(e);
+        await sleep(this.#t.retryMs, signal);
+        this.#reason = undefined;
+      }
+    }
+  }
+
+  /** Own frames captured while the indexer was off (or dropped from a full queue), newest first. */
+  async #catchUpOwn(signal: AbortSignal): Promise<void> {
+    let before = Number.POSITIVE_INFINITY;
+    for (;;) {
+      const page = this.#d.store.unindexedOwn(before, this.#t.batch);
+      if (page.length === 0 || signal.aborted) return;
+      await this.#readAll(
+        page.map((f) => ({ ref: f.ref })),
+        signal,
+      );
+      before = Date.parse((page[page.length - 1] as FrameRecord).capturedAt);
+    }
+  }
+
+  /** One batch of an archive; false when there was nothing left to do. */
+  async #archiveStep(a: IndexerArchive, signal: AbortSignal): Promise<boolean> {
+    const key = `archive:${a.name}`;
+    // New screenshots are looked for now and then, not before every batch.
+    const last = this.#refreshed.get(a.name) ?? 0;
+    if (Date.now() - last >= this.#t.pollMs || !this.#extents.has(a.name)) {
+      await this.#d.refresh(a.name, signal);
+      this.#refreshed.set(a.name, Date.now());
+    }
+    const ext = a.history.extent();
+    this.#extents.set(a.name, ext);
+    if (!ext.count || ext.newestMs === undefined) return false;
+    const cur: Cursor = this.#d.store.getState<Cursor>(key) ?? {};
+    const limit = this.#t.batch;
+    if (cur.low !== undefined && cur.high !== undefined && ext.newestMs > cur.high) {
+      // Newer screenshots than the covered interval: walk down to it first.
+      const up = this.#upper.get(a.name) ?? { top: ext.newestMs };
+      const batch = await a.history.textBatch({ after: cur.high, ...(up.before !== undefined ? { before: up.before } : {}), limit }, signal);
+      if (batch.length === 0) {
+        this.#upper.delete(a.name);
+        this.#save(key, { ...cur, high: Math.max(cur.high, up.top) });
+        return true;
+      }
+      await this.#readAll(batch, signal);
+      this.#upper.set(a.name, { ...up, before: (batch[batch.length - 1] as { capturedMs: number }).capturedMs });
+      return true;
+    }
+    const batch = await a.history.textBatch({ ...(cur.low !== undefined ? { before: cur.low } : {}), limit }, signal);
+    if (batch.length === 0) {
+      if (cur.high === undefined) this.#save(key, { high: ext.newestMs, low: ext.oldestMs ?? ext.newestMs });
+      return false;
+    }
+    await this.#readAll(batch, signal);
+    const newest = (batch[0] as { capturedMs: number }).capturedMs;
+    const oldest = (batch[batch.length - 1] as { capturedMs: number }).capturedMs;
+    // A batch never splits a second, so everything from `oldest` up is done.
+    this.#save(key, { high: Math.max(cur.high ?? newest, newest), low: oldest });
+    return true;
+  }
+
+  #save(key: string, cur: Cursor): void {
+    this.#d.store.setState(key, cur);
+    this.#changed();
+  }
+
+  /** Read every frame of a batch not read yet, at most cpuBudget at once; throws Pause when one must be retried. */
+  async #readAll(items: readonly { ref: string; label?: FrameLabel }[], signal: AbortSignal): Promise<void> {
+    const done = this.#d.store.indexed(items.map((i) => i.ref));
+    const jobs: Promise<void>[] = [];
+    let failure: unknown;
+    for (const item of items) {
+      if (done.has(item.ref) || this.#queued.has(item.ref)) continue;
+      if (signal.aborted || failure) break;
+      if (!(await this.#d.busy.quiet(this.#t.quietMs, signal))) break;
+      const release = await this.#slots.acquire(1, signal);
+      if (!release) break;
+      jobs.push(
+        this.#page(item.ref, item.label, signal)
+          .catch((e: unknown) => void (failure ??= e))
+          .finally(release),
+      );
+    }
+    await Promise.all(jobs);
+    if (signal.aborted) throw new SightlineError('CANCELLED', 'The text indexer stopped.', 'It resumes where it stopped when started again.');
+    if (failure) throw failure;
+  }
+
+  /** Read one frame and store its text (or skip it: excluded, gone, already there). */
+  async #page(ref: string, label: FrameLabel | undefined, signal: AbortSignal): Promise<void> {
+    const frame = this.#d.frames.find(ref);
+    if (!frame) return;
+    const shown = label ?? frame.label ?? {};
+    if (excludedBy(shown, this.#d.settings().excludeApps)) {
+      this.#excluded++;
+      return;
+    }
+    this.#active++;
+    this.#changed();
+    let entry: Omit<FrameTextEntry, 'ref' | 'label'>;
+    try {
+      const { items } = await this.#d.read(ref, signal);
+      entry = { ...indexedText(items, frame), status: 'read' };
+    } catch (e) {
+      if (signal.aborted) throw e;
+      const code = isSightlineError(e) ? e.code : 'INTERNAL';
+      if (code === 'FRAME_NOT_FOUND') return;
+      // OCR off, no engine, the archive away: nothing is wrong with the frame; try it again later.
+      if (code === 'UNSUPPORTED' || code === 'SOURCE_UNAVAILABLE' || code === 'SOURCE_DISABLED' || code === 'CANCELLED') throw new Pause((e as Error).message, { cause: e });
+      // The file is unreadable (empty, truncated, gone): index what is known about it.
+      this.#d.log(`[sightline] text index: ${ref} unreadable (${(e as Error).message})`);
+      entry = { text: '', boxes: [], status: 'unreadable' };
+    } finally {
+      this.#active--;
+    }
+    this.#d.store.put({ ref, label: shown, ...entry });
+    this.#changed();
+  }
+
+  #pause(e: unknown): void {
+    if (e instanceof SightlineError && e.code === 'CANCELLED' && !(e instanceof Pause)) return;
+    const msg = (e as Error)?.message ?? String(e);
+    this.#reason = `Waiting to retry: ${msg}`;
+    this.#d.log(`[sightline] text index paused: ${msg}`);
+    this.#changed();
+  }
+
+  // ── progress ────────────────────────────────────────────────────────────────────────────
+
+  #total(): number {
+    const now = Date.now();
+    if (!this.#ownCount || now - this.#ownCount.at > 60_000) this.#ownCount = { n: this.#d.frames.countOwn(), at: now };
+    let n = this.#ownCount.n;
+    for (const e of this.#extents.values()) n += e.count;
+    return n;
+  }
+
+  #archivesDone(): boolean {
+    for (const [name, ext] of this.#extents) {
+      if (!ext.count) continue;
+      const cur = this.#d.store.getState<Cursor>(`archive:${name}`);
+      if (!cur || cur.high === undefined || cur.low === undefined) return false;
+      if (ext.newestMs !== undefined && ext.newestMs > cur.high) return false;
+      if (ext.oldestMs !== undefined && ext.oldestMs < cur.low) return false;
+    }
+    return true;
+  }
+
+  /** How far back everything is searchable (the latest `low` of the archives that are caught up at the top). */
+  #searchable(): Pick<TextIndexStatus, 'searchableSince' | 'newestDaySearchable'> {
+    let since: number | undefined;
+    let newest: number | undefined;
+    for (const [name, ext] of this.#extents) {
+      if (!ext.count || ext.newestMs === undefined) continue;
+      const cur = this.#d.store.getState<Cursor>(`archive:${name}`);
+      if (!cur || cur.low === undefined || cur.high === undefined || ext.newestMs > cur.high) return { newestDaySearchable: false };
+      since = Math.max(since ?? cur.low, cur.low);
+      newest = Math.max(newest ?? ext.newestMs, ext.newestMs);
+    }
+    if (since === undefined || newest === undefined) return {};
+    const midnight = new Date(newest);
+    midnight.setHours(0, 0, 0, 0);
+    return { searchableSince: new Date(since).toISOString(), newestDaySearchable: since <= midnight.getTime() };
+  }
+
+  /** Report progress, at most twice a second (and once more when things settle). */
+  #changed(now = false): void {
+    const t = Date.now();
+    if (now || t - this.#lastEmit >= 500) {
+      this.#lastEmit = t;
+      clearTimeout(this.#emitTimer);
+      this.#emitTimer = undefined;
+      this.#d.onProgress(this.status());
+      return;
+    }
+    if (this.#emitTimer) return;
+    this.#emitTimer = setTimeout(() => {
+      this.#emitTimer = undefined;
+      this.#changed(true);
+    }, 500 - (t - this.#lastEmit));
+    this.#emitTimer.unref();
+  }
+}

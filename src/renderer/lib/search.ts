@@ -1,0 +1,63 @@
+/**
+ * The timeline's text search, pure: a hit's snippet as plain and marked parts (never HTML),
+ * its word boxes as percent of the frame (so they sit on a thumbnail or the full image alike),
+ * and the indexer's progress as one line.
+ */
+import type { ScreenshotSearch, TextBox, TextIndexStatus } from '../../shared/api.ts';
+import { formatCount } from './format.ts';
+import type { PercentRect } from './roi.ts';
+
+export interface SnippetPart {
+  text: string;
+  mark: boolean;
+}
+
+/** "a «b» c" → [a ][b][ c]: the matches between « and » marked. */
+export function snippetParts(snippet: string): SnippetPart[] {
+  const out: SnippetPart[] = [];
+  const re = /«([^»]*)»/g;
+  let at = 0;
+  for (const m of snippet.matchAll(re)) {
+    if (m.index > at) out.push({ text: snippet.slice(at, m.index), mark: false });
+    if (m[1]) out.push({ text: m[1], mark: true });
+    at = m.index + m[0].length;
+  }
+  if (at < snippet.length) out.push({ text: snippet.slice(at), mark: false });
+  // Line breaks of OCR text read as spaces in one line.
+  return out.map((p) => ({ ...p, text: p.text.replace(/\s+/g, ' ') }));
+}
+
+/** Word boxes in image px of a frame → percent of that frame, clamped to it. */
+export function boxesToPercent(boxes: readonly TextBox[], image: { width: number; height: number }): PercentRect[] {
+  if (image.width <= 0 || image.height <= 0) return [];
+  const clamp = (v: number): number => Math.max(0, Math.min(100, v));
+  return boxes.map((b) => {
+    const x = clamp((b.x / image.width) * 100);
+    const y = clamp((b.y / image.height) * 100);
+    return { x, y, width: clamp(((b.x + b.width) / image.width) * 100) - x, height: clamp(((b.y + b.height) / image.height) * 100) - y };
+  });
+}
+
+/** "Text index: 1,200 of 5,000 screenshots · indexing" (and why it is off or paused). */
+export function indexLine(s: TextIndexStatus | null | undefined): string {
+  if (!s) return 'Text index: not running in this process.';
+  const counts = `${formatCount(s.done)} of ${formatCount(s.total)} screenshots`;
+  switch (s.state) {
+    case 'off':
+      return `Text index off: ${s.reason ?? 'turned off in Settings.'} ${counts} indexed.`;
+    case 'idle':
+      return `Text index: ${counts}, up to date${s.excluded ? ` (${formatCount(s.excluded)} of excluded apps skipped)` : ''}.`;
+    case 'paused':
+      return `Text index: ${counts}, paused — ${s.reason ?? 'waiting'}`;
+    case 'indexing': {
+      const since = s.searchableSince ? `; everything since ${s.searchableSince.slice(0, 10)} is searchable` : '';
+      return `Text index: ${counts}, indexing newest first${since}.`;
+    }
+  }
+}
+
+/** What to say above the results (or instead of them). */
+export function resultsLine(r: ScreenshotSearch): string {
+  if (r.results.length === 0) return r.remediation ?? 'Nothing matched.';
+  return `${formatCount(r.total)}${r.more ? '+' : ''} ${r.total === 1 && !r.more ? 'screenshot' : 'screenshots'} match, newest first`;
+}
