@@ -40,6 +40,7 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
     if (facts.platform === 'darwin' && facts.accessibility === 'denied') {
       throw new SightlineError('PERMISSION_DENIED', 'Sightline may not send input: the Accessibility permission is not granted.', `Allow Sightline in ${MAC_ACCESSIBILITY}.`);
     }
+    if (action.kind === 'drag' && !action.to) throw new SightlineError('UNSUPPORTED', 'The desktop has no UI tree to drop on a node.', 'Give the end as toX, toY in image pixels of the same frame.');
     return this.#input.runExclusive(async () => {
       const t = parseDesktopTarget(action.target);
       let bounds: Rect | undefined;
@@ -126,9 +127,8 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
         await nut.mouse.setPosition(at(requirePoint(action)));
         return;
       case 'drag': {
-        if (!action.to) throw new SightlineError('UNSUPPORTED', 'The desktop has no UI tree to drop on a node.', 'Give the end as toX, toY in image pixels of the same frame.');
         const from = requirePoint(action);
-        const to = action.to;
+        const to = action.to!; // checked before anything was done
         const duration = Math.max(0, Math.min(10_000, action.durationMs));
         // Intermediate moves, so drag thresholds and drop targets see the pointer travel.
         const steps = Math.max(5, Math.min(40, Math.round(duration / 16)));
