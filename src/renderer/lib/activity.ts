@@ -1,5 +1,6 @@
 /** Pure helpers for the activity log (tested under Node). */
 import type { ActivityEntry, ActivityQuery } from '../../shared/api.ts';
+import { localTargetId } from './format.ts';
 
 /** Tools an agent can call, for the filter (entries may name others; they are added as seen). */
 export const KNOWN_TOOLS = [
@@ -89,4 +90,15 @@ export function paramSummary(e: ActivityEntry): string {
 
 export function pointText(p: { x: number; y: number } | undefined): string {
   return p ? `${Math.round(p.x * 10) / 10}, ${Math.round(p.y * 10) / 10}` : '';
+}
+
+/** The target the agent named, even when the action was refused before resolving it. */
+export function targetOf(e: ActivityEntry): string | undefined {
+  return e.target ?? (typeof e.params?.target === 'string' ? e.params.target : undefined);
+}
+
+/** A target id by its title when one is known, else by its id within its source. */
+export function targetLabel(id: string | undefined, targetTitles: Readonly<Record<string, string>>): string {
+  if (!id) return '—';
+  return targetTitles[id] ?? localTargetId(id);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupByRun, paramSummary, matchesActivity } from '../../../src/renderer/lib/activity.ts';
+import { groupByRun, paramSummary, matchesActivity, targetLabel, targetOf } from '../../../src/renderer/lib/activity.ts';
 import { dayLabel, formatBytes, formatDuration, formatPercent, frameTitle, hourKey, localTargetId, relativeTime } from '../../../src/renderer/lib/format.ts';
 import type { ActivityEntry } from '../../../src/shared/api.ts';
 
@@ -60,6 +60,15 @@ describe('activity helpers', () => {
     expect(matchesActivity(e, { target: 'desktop:window:1', tool: 'click' })).toBe(true);
     expect(matchesActivity(e, { run: 'r1' })).toBe(false);
     expect(matchesActivity({ ...e, run: { id: 'r1' } }, { run: 'r1' })).toBe(true);
+  });
+
+  it('names an action’s target, even one refused before it was resolved', () => {
+    expect(targetOf(entry({ target: 'desktop:window:1', params: { target: 'x' } }))).toBe('desktop:window:1');
+    expect(targetOf(entry({ params: { target: 'browser:tab:9' } }))).toBe('browser:tab:9');
+    expect(targetOf(entry({}))).toBeUndefined();
+    expect(targetLabel('desktop:window:1', { 'desktop:window:1': 'Settings' })).toBe('Settings');
+    expect(targetLabel('browser:tab:9', {})).toBe('tab:9');
+    expect(targetLabel(undefined, {})).toBe('—');
   });
 
   it('gathers a run’s actions under one heading where its newest action is; others keep their place', () => {
