@@ -53,36 +53,59 @@ export async function reportOutcome(o: OutcomeInput): Promise<{ fields: Partial<
   if (!needCapture) return { fields };
 
   // The action is done: a picture after it that cannot be taken (a full disk) is a warning, not a failure.
+  let next: Captured;
   try {
-    return await afterCapture(o, fields);
+    // Taken as the agent's frame was (same size, same format): it becomes the frame later x, y are
+    // read in, so it must keep their scale; and equal sizes let the two be compared.
+    const like = o.fresh && !o.fresh.parentRef ? { maxDimension: Math.max(o.fresh.image.width, o.fresh.image.height), format: o.fresh.format } : {};
+    next = await o.frames.capture({ target: o.target, session: o.session, signal: o.signal, ...like });
   } catch (e) {
     if (o.signal.aborted) throw e;
-    const why = isSightlineError(e) ? `${e.code}: ${e.message.replace(/\.$/, '')}` : String(e);
-    return { fields: { ...fields, warnings: [`The action was done, but the screen after it could not be captured (${why}).`] } };
+    return { fields: { ...fields, warnings: [`The action was done, but the screen after it could not be captured (${reason(e)}).`] } };
+  }
+  fields.afterRef = next.frame.ref;
+  try {
+    return await compare(o, fields, next);
+  } catch (e) {
+    if (o.signal.aborted) throw e;
+    // The picture exists: hand it over whole rather than nothing.
+    const warnings = [`The screen after the action was captured (${next.frame.ref}) but could not be compared or cut (${reason(e)}).`];
+    return { fields: { ...fields, warnings }, ...(o.after === 'image' ? { image: whole(next) } : {}) };
   }
 }
 
-/** A frame after the action: it becomes the session's latest capture, and the diff against the frame acted in says where the screen changed. */
-async function afterCapture(o: OutcomeInput, fields: Partial<ActionResult>): Promise<{ fields: Partial<ActionResult>; image?: AfterImage }> {
-  // Taken as the agent's frame was (same size, same format): it becomes the frame later x, y are
-  // read in, so it must keep their scale; and equal sizes let the two be compared.
-  const like = o.fresh && !o.fresh.parentRef ? { maxDimension: Math.max(o.fresh.image.width, o.fresh.image.height), format: o.fresh.format } : {};
-  const next = await o.frames.capture({ target: o.target, session: o.session, signal: o.signal, ...like });
-  fields.afterRef = next.frame.ref;
-  if (!fields.changed && o.fresh && o.fresh.image.width === next.frame.image.width && o.fresh.image.height === next.frame.image.height) {
+type Captured = Awaited<ReturnType<FrameService['capture']>>;
+
+function reason(e: unknown): string {
+  return isSightlineError(e) ? `${e.code}: ${e.message.replace(/\.$/, '')}` : String(e);
+}
+
+function whole(next: Captured): AfterImage {
+  return { ref: next.frame.ref, data: next.image.data, format: next.image.format, width: next.frame.image.width, height: next.frame.image.height };
+}
+
+/** The diff against the frame acted in says where the screen changed; with after "image", a crop of it. */
+async function compare(o: OutcomeInput, fields: Partial<ActionResult>, next: Captured): Promise<{ fields: Partial<ActionResult>; image?: AfterImage }> {
+  const size = next.frame.image;
+  const sameSize = !!o.fresh && o.fresh.image.width === size.width && o.fresh.image.height === size.height;
+  if (!fields.changed && o.fresh && sameSize) {
     const before = await o.frames.read(o.fresh.ref, 'image');
-    const region = await changedRegion(before.data, next.image.data, next.frame.image);
+    const region = await changedRegion(before.data, next.image.data, size);
     if (region) {
       fields.changed = region;
       fields.changedRef = next.frame.ref;
     }
   }
   if (o.after !== 'image') return { fields };
-  const region = fields.changed && fields.changedRef === next.frame.ref ? fields.changed : undefined;
-  if (!region) {
-    return { fields, image: { ref: next.frame.ref, data: next.image.data, format: next.image.format, width: next.frame.image.width, height: next.frame.image.height } };
-  }
-  const crop = await o.frames.crop({ ref: next.frame.ref, x: region.x, y: region.y, width: Math.max(region.width, 8), height: Math.max(region.height, 8), coordinateUnits: 'pixels', maxDimension: 600 });
+  // A region the source reported (in the frame acted in) is the same place in an after-frame of that size.
+  const region = fields.changed && (fields.changedRef === next.frame.ref || sameSize) ? fields.changed : undefined;
+  if (!region) return { fields, image: whole(next) };
+  // At least 8 px each way, kept inside the image.
+  const width = Math.min(size.width, Math.max(region.width, 8));
+  const height = Math.min(size.height, Math.max(region.height, 8));
+  const x = Math.max(0, Math.min(region.x, size.width - width));
+  const y = Math.max(0, Math.min(region.y, size.height - height));
+  const crop = await o.frames.crop({ ref: next.frame.ref, x, y, width, height, coordinateUnits: 'pixels', maxDimension: 600 });
   return { fields, image: { ref: crop.frame.ref, data: crop.image.data, format: crop.image.format, width: crop.frame.image.width, height: crop.frame.image.height } };
 }
 

@@ -53,6 +53,10 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
         if (action.kind === 'focus_window') return { note: await this.#focus(t.id, bounds, signal) };
         checkPoint(action, bounds);
         const point = 'point' in action ? action.point : undefined;
+        const end = action.kind === 'drag' ? action.to : undefined;
+        if (end && !(await this.#s.onSomeDisplay(end))) {
+          throw new SightlineError('POINT_OUTSIDE_FRAME', `The drag's end (${Math.round(end.x)}, ${Math.round(end.y)}) in ${action.target} is off-screen now.`, 'Move the window back on screen (or focus_window), capture again and drag to a visible point.');
+        }
         if (point && !(await this.#s.onSomeDisplay(point))) {
           // The window moved partly off the desktop since the frame: that part cannot be clicked.
           throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) of ${action.target} is off-screen now.`, 'Move the window back on screen (or focus_window), capture again and use a visible point.');
@@ -136,8 +140,8 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
         await nut.mouse.pressButton(nut.Button.LEFT);
         try {
           if (action.holdMs) await sleep(action.holdMs);
+          // Once the button is down the drag is finished, even if cancelled: releasing half-way would drop it somewhere unasked.
           for (let i = 1; i <= steps; i++) {
-            signal.throwIfAborted();
             await nut.mouse.setPosition(at({ x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }));
             if (duration) await sleep(duration / steps);
           }
