@@ -8,6 +8,9 @@ if [ ! -d bench/node_modules ] || [ bench/package-lock.json -nt bench/node_modul
   echo "bench: installing peers (bench/package.json)" >&2
   # npm ci refuses a lock whose platform-only optional packages a registry mirror does not carry
   # (mobile-mcp's mobilecli-darwin-*, -windows-*); install from package.json's exact pins then.
-  npm ci --prefix bench --no-audit --no-fund || npm install --prefix bench --no-audit --no-fund --no-save
+  npm ci --prefix bench --no-audit --no-fund --loglevel=silent || {
+    echo "bench: npm ci refused the lock; installing the peers from their exact pins" >&2
+    npm install --prefix bench --no-audit --no-fund --no-save
+  }
 fi
 exec node bench/run.ts "$@"
