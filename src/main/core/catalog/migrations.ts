@@ -96,13 +96,15 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 5,
     name: 'text index',
-    up: `
+    up: (db) => {
+      db.exec(`
       -- What the source said a frame showed when it was captured (JSON {title, app, document}).
       ALTER TABLE frames ADD COLUMN label TEXT;
       -- The searchable text of a frame: OCR lines (words split by spaces, lines by newlines), and
       -- its window title, app, document and source. The rowid is a time key (capture ms × 1024 + n),
       -- so newest-first results and time windows are rowid ranges FTS5 walks without sorting.
-      CREATE VIRTUAL TABLE frame_text USING fts5 (text, title, app, document, source, tokenize = 'unicode61 remove_diacritics 2');
+      -- prefix '2 3': prefix queries (budg*) read a prefix index, not every term of the vocabulary.
+      CREATE VIRTUAL TABLE frame_text USING fts5 (text, title, app, document, source, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
       -- One row per indexed frame (by ref: rowids of a table without INTEGER PRIMARY KEY may change
       -- on VACUUM). boxes: uint16 LE x, y, width, height in image px per space-separated word of text.
       CREATE TABLE frame_text_meta (
@@ -120,9 +122,26 @@ export const MIGRATIONS: readonly Migration[] = [
         DELETE FROM frame_text WHERE rowid = (SELECT key FROM frame_text_meta WHERE ref = old.ref);
         DELETE FROM frame_text_meta WHERE ref = old.ref;
       END;
-    `,
+    `);
+      // A deleted frame's words leave the index's segments too (not just a delete marker beside
+      // them): retention and excluded apps really forget what a screen showed. SQLite ≥ 3.44.
+      if (sqliteAtLeast(db, [3, 44, 0])) db.exec("INSERT INTO frame_text (frame_text, rank) VALUES ('secure-delete', 1)");
+    },
   },
 ];
+
+/** The linked SQLite is at least version `want` ([major, minor, patch]). */
+export function sqliteAtLeast(db: Database.Database, want: readonly [number, number, number]): boolean {
+  const have = String((db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v)
+    .split('.')
+    .map((n) => Number.parseInt(n, 10) || 0);
+  for (let i = 0; i < 3; i++) {
+    const a = have[i] ?? 0;
+    const b = want[i] as number;
+    if (a !== b) return a > b;
+  }
+  return true;
+}
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 

@@ -91,12 +91,11 @@ export class FrameTextStore {
   put(e: FrameTextEntry): boolean {
     const c = this.#c;
     if (c.closed()) return false;
-    return c.db.transaction(() => {
+    const added = c.db.transaction((): 'added' | 'replaced' | undefined => {
       const f = c.query('SELECT captured_at, source FROM frames WHERE ref = @ref').get({ ref: e.ref }) as { captured_at: number; source: string } | undefined;
-      if (!f) return false;
+      if (!f) return undefined;
       const old = c.query('SELECT key FROM frame_text_meta WHERE ref = @ref').get({ ref: e.ref }) as { key: number } | undefined;
       if (old) c.query('DELETE FROM frame_text WHERE rowid = @key').run({ key: old.key });
-      else if (this.#count !== undefined) this.#count++;
       const key = old?.key ?? this.#freeKey(f.captured_at);
       c.query('INSERT INTO frame_text (rowid, text, title, app, document, source) VALUES (@key, @text, @title, @app, @document, @source)').run({
         key,
@@ -110,8 +109,40 @@ export class FrameTextStore {
         `INSERT INTO frame_text_meta (ref, key, status, engine, boxes, indexed_at) VALUES (@ref, @key, @status, @engine, @boxes, @at)
          ON CONFLICT (ref) DO UPDATE SET status = excluded.status, engine = excluded.engine, boxes = excluded.boxes, indexed_at = excluded.indexed_at`,
       ).run({ ref: e.ref, key, status: e.status === 'read' ? 1 : 2, engine: e.engine ?? null, boxes: packBoxes(e.boxes), at: Date.now() });
-      return true;
+      return old ? 'replaced' : 'added';
     })();
+    // Counted once committed (a transaction that throws leaves the count as it was).
+    if (added === 'added' && this.#count !== undefined) this.#count++;
+    return added !== undefined;
+  }
+
+  /**
+   * Delete the text of every frame an FTS5 expression matches (e.g. `{app title} : "keepass"`:
+   * an app newly excluded); returns how many frames lost their text. Their frames stay.
+   */
+  deleteMatching(match: string): number {
+    if (this.#c.closed()) return 0;
+    return this.#deleteKeys(`SELECT rowid AS key FROM frame_text WHERE frame_text MATCH @match`, { match });
+  }
+
+  /** Delete the text of every frame indexed with neither an app nor a title (its app unknown). */
+  deleteUnlabeled(): number {
+    if (this.#c.closed()) return 0;
+    return this.#deleteKeys(`SELECT rowid AS key FROM frame_text WHERE app = '' AND title = ''`, {});
+  }
+
+  #deleteKeys(select: string, params: Record<string, unknown>): number {
+    const c = this.#c;
+    const n = c.db.transaction(() => {
+      const keys = (c.query(select).all(params) as { key: number }[]).map((r) => r.key);
+      if (keys.length === 0) return 0;
+      const json = JSON.stringify(keys);
+      c.query('DELETE FROM frame_text WHERE rowid IN (SELECT value FROM json_each(@keys))').run({ keys: json });
+      c.query('DELETE FROM frame_text_meta WHERE key IN (SELECT value FROM json_each(@keys))').run({ keys: json });
+      return keys.length;
+    })();
+    if (n > 0) this.#count = undefined;
+    return n;
   }
 
   /** The first free key of a capture millisecond (frames of one instant: monitors, collisions). */
@@ -126,12 +157,13 @@ export class FrameTextStore {
   }
 
   has(ref: string): boolean {
+    if (this.#c.closed()) return false;
     return this.#c.query('SELECT 1 FROM frame_text_meta WHERE ref = @ref').get({ ref }) !== undefined;
   }
 
   /** Which of `refs` have text already. */
   indexed(refs: readonly string[]): Set<string> {
-    if (refs.length === 0) return new Set();
+    if (refs.length === 0 || this.#c.closed()) return new Set();
     const rows = this.#c.query('SELECT ref FROM frame_text_meta WHERE ref IN (SELECT value FROM json_each(@refs))').all({ refs: JSON.stringify(refs) }) as { ref: string }[];
     return new Set(rows.map((r) => r.ref));
   }
@@ -153,6 +185,7 @@ export class FrameTextStore {
    * before `beforeMs`: what the indexer catches up on after a restart.
    */
   unindexedOwn(beforeMs: number, limit: number): FrameRecord[] {
+    if (this.#c.closed()) return [];
     const rows = this.#c
       .query(
         `SELECT ${FRAME_COLUMNS} FROM frames f WHERE external = 0 AND parent_ref IS NULL AND captured_at < @before
