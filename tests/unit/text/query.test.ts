@@ -5,7 +5,7 @@ import { matchingBoxes, parseQuery, toFtsMatch } from '../../../src/main/core/te
 /** The FTS5 table of migration 5, alone. */
 function table(): Database.Database {
   const db = new Database(':memory:');
-  db.exec(`CREATE VIRTUAL TABLE frame_text USING fts5 (text, title, app, document, source, tokenize = 'unicode61 remove_diacritics 2')`);
+  db.exec(`CREATE VIRTUAL TABLE frame_text USING fts5 (text, title, app, document, source, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')`);
   const ins = db.prepare('INSERT INTO frame_text (rowid, text, title, app, document, source) VALUES (?, ?, ?, ?, ?, ?)');
   ins.run(1, 'Invoice 4411 was paid by Contoso', 'Inbox - Outlook', 'Outlook', '', 'manictime');
   ins.run(2, 'Café crème near the desktop', 'Menu', 'Chrome', 'https://example.com/menu', 'desktop');
@@ -38,11 +38,16 @@ describe('search_screenshots queries', () => {
   });
 
   it('whatever is typed, FTS5 sees quoted strings only', () => {
-    for (const q of ['"unbalanced', 'NEAR(a b)', 'column:value', '^start', 'a AND OR NOT b', "'; DROP TABLE x; --", '{text}: x', 'a*b*', '-x +y', 'NOT']) {
+    for (const q of ['"unbalanced', 'NEAR(a b)', 'column:value', '^start', 'a AND OR NOT b', "'; DROP TABLE x; --", '{text}: x', 'ab*cd*', '-x +y', 'NOT']) {
       expect(() => run(db, q), q).not.toThrow();
     }
     expect(run(db, 'NEAR AND')).toEqual([3]);
     expect(() => parseQuery('"" *** ((( )')).toThrow(/no word to search for/);
+    // A one-letter prefix would walk much of the vocabulary: two letters at least.
+    expect(() => parseQuery('invoice c*')).toThrow(/prefix "c\*" is too short/);
+    expect(() => parseQuery('a*b*')).toThrow(/too short/);
+    expect(() => parseQuery('"paid by c"*')).toThrow(/too short/);
+    expect(run(db, 'pa*')).toEqual([1]);
     expect(() => parseQuery(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))).toThrow(/more than 32 terms/);
   });
 

@@ -21,6 +21,8 @@ export interface ParsedQuery {
 
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const MAX_TERMS = 32;
+/** Letters or digits a prefix (budg*) needs before its star. */
+export const MIN_PREFIX = 2;
 /** The columns a query's words are looked for in (the source column is only filtered on). */
 const SEARCHED_COLUMNS = ['text', 'title', 'app', 'document'] as const;
 
@@ -52,6 +54,8 @@ export function parseQuery(input: string): ParsedQuery {
     const prefix = quoted !== undefined ? m[2] === '*' : raw.endsWith('*');
     const toks = tokens(raw);
     if (toks.length === 0) continue;
+    // A one-letter prefix matches much of the vocabulary (the index keeps 2- and 3-letter prefixes).
+    if (prefix && [...(toks[toks.length - 1] as string)].length < MIN_PREFIX) throw bad(`The prefix ${JSON.stringify(raw.slice(0, 40))} is too short: put at least ${MIN_PREFIX} letters or digits before *.`);
     (groups[groups.length - 1] as QueryTerm[]).push({ tokens: toks, prefix });
   }
   const out = groups.filter((g) => g.length > 0);
