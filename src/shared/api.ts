@@ -211,6 +211,8 @@ export interface TextIndexStatus {
   total: number;
   /** Frames of excluded apps skipped since start (never read, never indexed). */
   excluded: number;
+  /** Frames skipped since start because their app cannot be known (no app, no title) while ocr.excludeApps is set. */
+  unlabeled?: number;
   /** Live frames waiting for OCR. */
   queued: number;
   /** Everything captured since this moment is searchable (ISO-8601), per the archives' walk. */

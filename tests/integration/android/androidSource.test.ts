@@ -152,6 +152,11 @@ describe('capture and mapping', () => {
     expect(cap).toMatchObject({ target: `android:${d.serial}`, sourceSize: { width: 1080, height: 2400 }, origin: { x: 0, y: 0 }, dpi: 420, state: { width: 1080, height: 2400, rotation: 0 } });
     expect(cap.pixels).toMatchObject({ kind: 'encoded' });
     expect((await sharp(cap.pixels!.data).metadata()).format).toBe('png');
+    // Labelled with the app in front (the text index keeps excluded apps out by it).
+    expect(cap.label).toEqual({ app: 'com.example.fake' });
+    d.foreground = 'com.x8bit.bitwarden';
+    expect((await source.screen.capture(`android:${d.serial}`, opts())).label).toEqual({ app: 'com.x8bit.bitwarden' });
+    d.foreground = 'com.example.fake';
 
     const { frame, jpeg } = await capture(`android:${d.serial}`);
     expect(frame.image).toEqual({ width: 450, height: 1000 });

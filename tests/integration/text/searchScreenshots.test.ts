@@ -5,7 +5,7 @@
  * there finds nothing with a reason; an excluded app's screenshots are never read; retention takes
  * a frame's text with it; a restarted core resumes where the last one stopped.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -59,7 +59,7 @@ interface Running {
   close(): Promise<void>;
 }
 
-async function start(dataDir: string, opts: Partial<CoreOptions> & { fake?: FakeSource; batch?: number } = {}): Promise<Running> {
+async function start(dataDir: string, opts: Partial<CoreOptions> & { fake?: FakeSource; batch?: number; manictimeDir?: string } = {}): Promise<Running> {
   const module = {
     ...manictimeModule,
     create: (ctx: Parameters<typeof manictimeModule.create>[0]) =>
@@ -70,7 +70,7 @@ async function start(dataDir: string, opts: Partial<CoreOptions> & { fake?: Fake
     dataDir,
     env: {},
     modules: [module, ...(opts.fake ? [moduleFor(opts.fake)] : [])],
-    settings: { manictime: { dataDir: archive.dataDir } },
+    settings: { manictime: { dataDir: opts.manictimeDir ?? archive.dataDir } },
     ocr,
     textIndex: { startDelayMs: 0, quietMs: 0, pollMs: 300, retryMs: 300, batch: opts.batch ?? 2 },
   });
@@ -241,6 +241,24 @@ describe('the text index follows live frames, exclusions and retention', { timeo
       const after = await search(r, { query: 'ledger', source: 'desktop' });
       expect(after.s.results).toEqual([]);
       expect(after.s.reason).toBe('NO_FRAMES_IN_RANGE');
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe('an archive without its activity database', { timeout: 120_000 }, () => {
+  it('is not indexed while ocr.excludeApps is set: which app a screenshot showed cannot be known', async () => {
+    // The same screenshots, without ManicTimeReports.db (KeePass's among them).
+    const bare = join(base, 'bare');
+    cpSync(archive.dataDir, bare, { recursive: true });
+    rmSync(join(bare, 'ManicTimeReports.db'), { force: true });
+    const r = await start(join(base, 'no-activity'), { manictimeDir: bare });
+    try {
+      await until('the archive walked', () => r.core.indexer.status().state === 'idle' && (r.core.indexer.status().unlabeled ?? 0) >= SHOTS.length);
+      expect(r.ocr.reads).toBe(0);
+      expect(r.core.catalog.text.count()).toBe(0);
+      expect((await search(r, { query: 'marmalade' })).s.results).toEqual([]);
     } finally {
       await r.close();
     }

@@ -10,6 +10,12 @@
  * - At most `ocr.cpuBudget` pages are read at once (live frames first), by the background OCR
  *   engine (low priority), and only while no capture or action is in flight.
  * - Frames of `ocr.excludeApps` are never read and get no row at all, not even their title.
+ *   While that list is not empty, a frame whose app cannot be known (no app and no title: a
+ *   whole display, an archive screenshot without its activity) is skipped as well: never guess.
+ *   When the list gains a name, the text already indexed for it is deleted.
+ * - A failure that may pass (a file away for a moment, a timeout, a full disk) is retried; only a
+ *   frame whose file is bad (IMAGE_INVALID, PATH_REFUSED), or that failed MAX_ATTEMPTS times, is
+ *   stored as unreadable (its title, app and document only).
  */
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import type { TextIndexStatus } from '../../../shared/api.ts';
@@ -19,6 +25,7 @@ import type { FrameLabel, FrameRecord } from '../catalog/types.ts';
 import type { ArchiveExtent, HistoryPort, TextItem } from '../sources/source.ts';
 import type { BusySignal } from '../util/busy.ts';
 import { excludedBy, indexedText } from './indexText.ts';
+import { tokens } from './query.ts';
 import { Slots, sleep } from './slots.ts';
 
 type OcrSettings = CoreSettings['ocr'];
@@ -27,6 +34,10 @@ type OcrSettings = CoreSettings['ocr'];
 export interface TextIndexStore {
   put(e: FrameTextEntry): boolean;
   indexed(refs: readonly string[]): Set<string>;
+  /** Delete the text of the frames an FTS5 expression matches; how many. */
+  deleteMatching(match: string): number;
+  /** Delete the text of the frames indexed with neither app nor title; how many. */
+  deleteUnlabeled(): number;
   count(): number;
   unindexedOwn(beforeMs: number, limit: number): FrameRecord[];
   getState<T>(name: string): T | undefined;
@@ -69,6 +80,23 @@ export interface IndexerTiming {
 
 const DEFAULT_TIMING: IndexerTiming = { quietMs: 1500, liveMaxWaitMs: 30_000, retryMs: 60_000, pollMs: 60_000, batch: 24 };
 const MAX_QUEUE = 2000;
+/** Reads of one frame that failed for a reason that may pass, before it is stored as unreadable. */
+export const MAX_ATTEMPTS = 3;
+/** Failures that say the file itself is bad: reading it again gives the same answer. */
+const PERMANENT = new Set<string>(['IMAGE_INVALID', 'PATH_REFUSED']);
+/** Nothing is wrong with the frame (OCR off, no engine, the archive away): the walk waits. */
+const WAIT = new Set<string>(['UNSUPPORTED', 'SOURCE_UNAVAILABLE', 'SOURCE_DISABLED', 'CANCELLED']);
+/** Where the excludeApps list last applied to the index is saved (names deleted already). */
+const EXCLUDED_STATE = 'excludeApps';
+
+type Skip = 'excluded' | 'unlabeled';
+
+/** One start-to-stop of the indexer: its signal, and the live pages it started. */
+interface Run {
+  ctrl: AbortController;
+  pages: Set<Promise<void>>;
+  done: Promise<void>;
+}
 
 /** The covered interval of an archive's capture times (epoch ms), saved in the catalog. */
 interface Cursor {
@@ -88,11 +116,16 @@ export class TextIndexer {
   readonly #upper = new Map<string, { before?: number; top: number }>();
   readonly #extents = new Map<string, ArchiveExtent>();
   readonly #refreshed = new Map<string, number>();
-  #run: { ctrl: AbortController; done: Promise<void> } | undefined;
+  #run: Run | undefined;
+  /** Ends when every run stopped so far has ended. */
   #stopping: Promise<void> | undefined;
+  /** start() was called after the last stop(). */
+  #want = false;
   #wake: (() => void) | undefined;
   #dropped = false;
   #excluded = 0;
+  #unlabeled = 0;
+  readonly #attempts = new Map<string, number>();
   #active = 0;
   #reason: string | undefined;
   #ownCount: { n: number; at: number } | undefined;
@@ -108,39 +141,103 @@ export class TextIndexer {
     return this.#run !== undefined;
   }
 
-  /** Start when the settings allow it (idempotent). */
+  /**
+   * Start when the settings allow it (idempotent). A run being stopped ends first: the new one
+   * starts after it (unless stop() is called again meanwhile).
+   */
   start(): void {
-    if (this.#run || !this.#allowed()) return;
+    this.#want = true;
+    this.#applyExclusions();
+    this.#launch();
+  }
+
+  #launch(): void {
+    if (!this.#want || this.#run || !this.#allowed()) return;
+    if (this.#stopping) {
+      void this.#stopping.then(() => this.#launch());
+      return;
+    }
     const ctrl = new AbortController();
+    const pages = new Set<Promise<void>>();
     this.#reason = undefined;
-    const done = Promise.allSettled([this.#liveLoop(ctrl.signal), this.#backgroundLoop(ctrl.signal)]).then(() => this.#slots.drain());
-    this.#run = { ctrl, done };
+    const run: Run = { ctrl, pages, done: Promise.resolve() };
+    // The run ends when its loops have and every page it started has (its own, not a later run's).
+    run.done = Promise.allSettled([this.#liveLoop(run), this.#backgroundLoop(ctrl.signal)]).then(async () => void (await Promise.allSettled([...pages])));
+    this.#run = run;
     this.#changed();
   }
 
-  /** Stop and wait for the pages being read to end (a second caller waits for the same end). */
+  /**
+   * Stop the current run and wait until it, and any run stopped before, has ended: no page is
+   * read and no catalog row written after this resolves.
+   */
   stop(): Promise<void> {
-    if (this.#stopping) return this.#stopping;
+    this.#want = false;
     const run = this.#run;
-    if (!run) return Promise.resolve();
+    if (!run) return this.#stopping ?? Promise.resolve();
     this.#run = undefined;
     run.ctrl.abort();
     this.#wake?.();
-    this.#stopping = run.done
-      .then(() => {
+    const chain: Promise<void> = Promise.all([this.#stopping, run.done]).then(
+      () => {
         clearTimeout(this.#emitTimer);
         this.#emitTimer = undefined;
-        this.#changed(true);
-      })
-      .finally(() => (this.#stopping = undefined));
-    return this.#stopping;
+        if (!this.#run) this.#changed(true);
+      },
+      (e: unknown) => this.#d.log(`[sightline] text index: stopping failed: ${(e as Error)?.message ?? String(e)}`),
+    );
+    this.#stopping = chain;
+    void chain.then(() => {
+      if (this.#stopping === chain) this.#stopping = undefined;
+    });
+    return chain;
   }
 
-  /** The ocr settings changed: start, stop, or apply the new CPU budget. */
+  /** The ocr settings changed: forget newly excluded apps, start, stop, or apply the new CPU budget. */
   async settingsChanged(): Promise<void> {
+    this.#applyExclusions();
     if (!this.#allowed()) return this.stop();
     this.#slots.resize(this.#d.settings().cpuBudget);
     this.start();
+  }
+
+  /**
+   * Make the index agree with `ocr.excludeApps`: the text of frames of a name added since the
+   * list was last applied is deleted, and while the list is not empty so is the text of frames
+   * with no app nor title (they might belong to any app).
+   */
+  #applyExclusions(): void {
+    const apps = this.#d.settings().excludeApps;
+    const key = (name: string): string => tokens(name).join(' ');
+    try {
+      const applied = this.#d.store.getState<string[]>(EXCLUDED_STATE);
+      const before = new Set((applied ?? []).map(key));
+      const now = apps.map(key).filter((k) => k.length > 0);
+      if (applied && now.length === before.size && now.every((k) => before.has(k))) return;
+      let n = 0;
+      for (const k of new Set(now)) if (!before.has(k)) n += this.#d.store.deleteMatching(`{app title} : "${k}"`);
+      if (now.length > 0 && before.size === 0) n += this.#d.store.deleteUnlabeled();
+      this.#d.store.setState(EXCLUDED_STATE, apps);
+      if (n > 0) {
+        this.#d.log(`[sightline] text index: deleted the text of ${n} frame(s) of newly excluded apps (ocr.excludeApps)`);
+        this.#changed();
+      }
+    } catch (e) {
+      this.#d.log(`[sightline] text index: applying ocr.excludeApps failed: ${(e as Error)?.message ?? String(e)}`);
+    }
+  }
+
+  /** Why a frame with this label must not be indexed, if it must not. */
+  #skip(label: FrameLabel | undefined): Skip | undefined {
+    const apps = this.#d.settings().excludeApps;
+    if (apps.length === 0) return undefined;
+    if (!label?.app && !label?.title) return 'unlabeled';
+    return excludedBy(label, apps) ? 'excluded' : undefined;
+  }
+
+  #count(skip: Skip): void {
+    if (skip === 'excluded') this.#excluded++;
+    else this.#unlabeled++;
   }
 
   /** A frame was stored: queue it (no work here, so the capture answers first). */
@@ -161,7 +258,7 @@ export class TextIndexer {
   status(): TextIndexStatus {
     const s = this.#d.settings();
     const total = this.#total();
-    const out: TextIndexStatus = { state: 'idle', done: this.#d.store.count(), total, excluded: this.#excluded, queued: this.#queue.length };
+    const out: TextIndexStatus = { state: 'idle', done: this.#d.store.count(), total, excluded: this.#excluded, unlabeled: this.#unlabeled, queued: this.#queue.length };
     if (!s.enabled || !s.index) {
       out.state = 'off';
       out.reason = !s.enabled ? 'OCR is turned off (ocr.enabled).' : 'Text indexing is turned off (ocr.index).';
@@ -183,7 +280,8 @@ export class TextIndexer {
 
   // ── live frames ─────────────────────────────────────────────────────────────────────────
 
-  async #liveLoop(signal: AbortSignal): Promise<void> {
+  async #liveLoop(run: Run): Promise<void> {
+    const signal = run.ctrl.signal;
     while (!signal.aborted) {
       const ref = this.#queue.shift();
       if (ref === undefined) {
@@ -194,14 +292,25 @@ export class TextIndexer {
       // Waits for the capture (and whatever the agent does next) to finish first.
       const quiet = await this.#d.busy.quiet(this.#t.quietMs, signal, this.#t.liveMaxWaitMs);
       const release = quiet ? await this.#slots.acquire(0, signal) : undefined;
-      if (!release) break;
-      void this.#page(ref, undefined, signal)
-        .catch((e: unknown) => this.#pause(e))
+      if (!release) {
+        // Stopped: the frame is left to the catch-up from the catalog (next run).
+        this.#queued.delete(ref);
+        this.#dropped = true;
+        break;
+      }
+      const page = this.#page(ref, undefined, signal)
+        .catch((e: unknown) => {
+          // Not read now: the catch-up from the catalog tries it again.
+          if (!signal.aborted) this.#dropped = true;
+          this.#pause(e);
+        })
         .finally(() => {
           this.#queued.delete(ref);
+          run.pages.delete(page);
           release();
           this.#changed();
         });
+      run.pages.add(page);
     }
   }
 
@@ -243,7 +352,7 @@ export class TextIndexer {
       const page = this.#d.store.unindexedOwn(before, this.#t.batch);
       if (page.length === 0 || signal.aborted) return;
       await this.#readAll(
-        page.map((f) => ({ ref: f.ref })),
+        page.map((f) => ({ ref: f.ref, label: f.label ?? {} })),
         signal,
       );
       before = Date.parse((page[page.length - 1] as FrameRecord).capturedAt);
@@ -303,6 +412,12 @@ export class TextIndexer {
     for (const item of items) {
       if (done.has(item.ref) || this.#queued.has(item.ref)) continue;
       if (signal.aborted || failure) break;
+      // Skipped before waiting for a slot: nothing is read.
+      const skip = this.#skip(item.label ?? this.#d.frames.find(item.ref)?.label);
+      if (skip) {
+        this.#count(skip);
+        continue;
+      }
       if (!(await this.#d.busy.quiet(this.#t.quietMs, signal))) break;
       const release = await this.#slots.acquire(1, signal);
       if (!release) break;
@@ -319,11 +434,13 @@ export class TextIndexer {
 
   /** Read one frame and store its text (or skip it: excluded, gone, already there). */
   async #page(ref: string, label: FrameLabel | undefined, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
     const frame = this.#d.frames.find(ref);
     if (!frame) return;
     const shown = label ?? frame.label ?? {};
-    if (excludedBy(shown, this.#d.settings().excludeApps)) {
-      this.#excluded++;
+    const skip = this.#skip(shown);
+    if (skip) {
+      this.#count(skip);
       return;
     }
     this.#active++;
@@ -332,17 +449,33 @@ export class TextIndexer {
     try {
       const { items } = await this.#d.read(ref, signal);
       entry = { ...indexedText(items, frame), status: 'read' };
+      this.#attempts.delete(ref);
     } catch (e) {
       if (signal.aborted) throw e;
       const code = isSightlineError(e) ? e.code : 'INTERNAL';
       if (code === 'FRAME_NOT_FOUND') return;
-      // OCR off, no engine, the archive away: nothing is wrong with the frame; try it again later.
-      if (code === 'UNSUPPORTED' || code === 'SOURCE_UNAVAILABLE' || code === 'SOURCE_DISABLED' || code === 'CANCELLED') throw new Pause((e as Error).message, { cause: e });
-      // The file is unreadable (empty, truncated, gone): index what is known about it.
-      this.#d.log(`[sightline] text index: ${ref} unreadable (${(e as Error).message})`);
+      const msg = (e as Error)?.message ?? String(e);
+      if (WAIT.has(code)) throw new Pause(msg, { cause: e });
+      if (!PERMANENT.has(code)) {
+        // May pass (the file away for a moment, a timeout, a full disk): read it again later.
+        const n = (this.#attempts.get(ref) ?? 0) + 1;
+        if (n < MAX_ATTEMPTS) {
+          this.#attempts.set(ref, n);
+          throw new Pause(`${ref} could not be read (${code}, attempt ${n} of ${MAX_ATTEMPTS}): ${msg}`, { cause: e });
+        }
+      }
+      this.#attempts.delete(ref);
+      // The file is bad (or kept failing): index what is known about it.
+      this.#d.log(`[sightline] text index: ${ref} unreadable (${code}: ${msg})`);
       entry = { text: '', boxes: [], status: 'unreadable' };
     } finally {
       this.#active--;
+    }
+    // The exclusions may have changed while it was read.
+    const late = this.#skip(shown);
+    if (late) {
+      this.#count(late);
+      return;
     }
     this.#d.store.put({ ref, label: shown, ...entry });
     this.#changed();

@@ -110,11 +110,15 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
     const { serial } = ref;
     return this.#d.exclusive(ref, options.signal, async () => {
       // Read the screen geometry alongside the pixels; a rotation between the two is retried once.
+      // The app in front is read alongside too (no added latency): the frame's label, which keeps
+      // an excluded app's screens out of the text index. Unknown when it cannot be read.
       for (let attempt = 0; ; attempt++) {
-        const [raw, display] = await Promise.all([
+        const [raw, display, focus] = await Promise.all([
           this.#d.run(ref, 'exec:screencap -p', options.signal, 'screencap', TIMEOUT.screencap).catch((e: unknown) => e as Error),
           this.#d.display(ref, options.signal, true).catch((e: unknown) => e as Error),
+          this.#d.shell(ref, FOCUS_COMMAND, options.signal, 'reading the app in front').catch(() => ''),
         ]);
+        const app = parseForegroundPackage(focus);
         let png: ReturnType<typeof checkPng>;
         try {
           if (raw instanceof Error) throw raw;
@@ -129,6 +133,7 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
         const state: AndroidFrameState = { serial, width: png.width, height: png.height, rotation: display.rotation ?? null, display: display.size };
         return {
           target: ref.id,
+          ...(app ? { label: { app } } : {}),
           pixels: { kind: 'encoded', data: png.data },
           sourceSize: { width: png.width, height: png.height },
           origin: { x: 0, y: 0 },

@@ -110,7 +110,11 @@ export class ArchiveText {
     return { count, ...(newestMs !== undefined ? { newestMs } : {}), ...(oldestMs !== undefined ? { oldestMs } : {}) };
   }
 
-  /** What was active at an instant of [fromMs, toMs] (nothing when the database cannot be read now). */
+  /**
+   * What was active at an instant of [fromMs, toMs]. Busy or unreadable now: the batch waits.
+   * Missing, of an unknown schema, or no activity at that instant: an empty label, which the
+   * indexer never indexes while ocr.excludeApps is set (the app cannot be known; never guessed).
+   */
   async #labels(fromMs: number, toMs: number): Promise<(t: number) => FrameLabel> {
     const act = this.#o.activities(this.#o.locate());
     const timeline = await act.segments(fromMs, toMs);
