@@ -25,6 +25,7 @@ import { SettingsStore } from './settings/store.ts';
 import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
 import { SourceRegistry, historyOf } from './sources/registry.ts';
+import type { ArchiveExtent } from './sources/source.ts';
 import { TargetService } from './targets.ts';
 import { VERSION } from './version.ts';
 
@@ -137,9 +138,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     store: catalog.text,
     countFrames: (q) => catalog.frames.count(q),
     archives: async (signal) => {
-      const out = await archivesFor();
-      for (const a of out) await history.refreshArchive(a.name, signal);
-      return out.map((a) => ({ name: a.name, extent: (q: { from?: number; to?: number }) => a.history.extent(q) }));
+      const out: { name: string; extent(q: { from?: number; to?: number }): ArchiveExtent }[] = [];
+      for (const a of await archivesFor()) {
+        // An archive that cannot be reached now (a ManicTime folder away) is left out, not an error.
+        const ok = await history.refreshArchive(a.name, signal).then(
+          () => true,
+          () => false,
+        );
+        if (ok) out.push({ name: a.name, extent: (q) => a.history.extent(q) });
+      }
+      return out;
     },
     sourceNames: () => sources.names(),
     settings: () => settings.values().ocr,

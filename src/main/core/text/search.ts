@@ -21,7 +21,10 @@ export interface TextSearchDeps {
   };
   /** Sightline's own frames (to tell "no frames here" from "no match"). */
   countFrames(q: FrameQuery): number;
-  /** The archives (refreshed first) and how many screenshots each holds in a window. */
+  /**
+   * The archives (refreshed first) and how many screenshots each holds in a window. One that
+   * cannot be reached now is left out (its screenshots are not counted).
+   */
   archives(signal: AbortSignal): Promise<{ name: string; extent(q: { from?: number; to?: number }): ArchiveExtent }[]>;
   sourceNames(): string[];
   settings(): CoreSettings['ocr'];
@@ -61,14 +64,17 @@ export class TextSearch implements TextSearchPort {
   async #explain(p: SearchParams, q: ParsedQuery, status: TextIndexStatus | undefined): Promise<Pick<ScreenshotSearch, 'reason' | 'remediation'>> {
     const s = this.#d.settings();
     const window = describeWindow(p);
-    const archives = (await this.#d.archives(p.signal)).filter((a) => p.source === undefined || a.name === p.source);
+    const archives = (await this.#d.archives(p.signal).catch(() => [])).filter((a) => p.source === undefined || a.name === p.source);
     const own = p.source === undefined || !archives.some((a) => a.name === p.source) ? this.#d.countFrames({ source: p.source, from: p.from, to: p.to, external: false, rootOnly: true }) : 0;
     const range = { ...(p.from ? { from: p.from.getTime() } : {}), ...(p.to ? { to: p.to.getTime() } : {}) };
-    const inArchives = archives.reduce((n, a) => n + a.extent(range).count, 0);
+    // An archive that cannot be read now is left out of the counts, not a failed search.
+    const inArchives = archives.reduce((n, a) => n + countOrZero(() => a.extent(range).count), 0);
     if (own + inArchives === 0) {
       return { reason: 'NO_FRAMES_IN_RANGE', remediation: `No frames${p.source ? ` from ${p.source}` : ''} were captured ${window}: widen from/to, or check list_screenshots for what exists.` };
     }
-    const excluded = (p.app !== undefined ? excludedBy({ app: p.app }, s.excludeApps) : undefined) ?? excludedBy({ app: describeQuery(q) }, s.excludeApps);
+    // Only when the app asked for really is excluded: its frames are never indexed (and their
+    // text is deleted when an app is added to the list), so nothing of it can be found.
+    const excluded = p.app !== undefined ? excludedBy({ app: p.app }, s.excludeApps) : undefined;
     if (excluded) {
       return { reason: 'EXCLUDED_APP', remediation: `Frames of ${excluded} are never indexed (ocr.excludeApps): they cannot be searched. Use list_screenshots with from/to to find them by time.` };
     }
@@ -85,7 +91,18 @@ export class TextSearch implements TextSearchPort {
         remediation: `Nothing matched yet, but the text index has not read ${left} of the ${own + inArchives} screenshots ${window} (it covers ${status.done} of ${status.total} screenshots in all, newest first).${since} Search again later, or use list_screenshots and find_text on a ref.`,
       };
     }
-    return { reason: 'NO_MATCH', remediation: `No frame ${window} shows "${describeQuery(q)}"${p.app ? ` in ${p.app}` : ''} (${indexed} indexed frames searched). Try fewer or other words, a prefix (word*), or a wider window.` };
+    // The words may name an excluded app: say so, without claiming that is why.
+    const named = q.groups.flat().map((t) => excludedBy({ app: t.tokens.join(' ') }, s.excludeApps)).find((n) => n !== undefined);
+    const note = named ? ` Frames of ${named} are never indexed (ocr.excludeApps).` : '';
+    return { reason: 'NO_MATCH', remediation: `No frame ${window} shows "${describeQuery(q)}"${p.app ? ` in ${p.app}` : ''} (${indexed} indexed frames searched). Try fewer or other words, a prefix (word*), or a wider window.${note}` };
+  }
+}
+
+function countOrZero(count: () => number): number {
+  try {
+    return count();
+  } catch {
+    return 0;
   }
 }
 

@@ -9,13 +9,14 @@ const box = z.object({ text: z.string(), x: z.number(), y: z.number(), width: z.
 
 const indexStatus = z.object({
   state: z.enum(['off', 'idle', 'indexing', 'paused']),
-  reason: z.string().optional(),
-  done: z.number(),
-  total: z.number(),
-  excluded: z.number(),
-  queued: z.number(),
-  searchableSince: z.string().optional(),
-  newestDaySearchable: z.boolean().optional(),
+  reason: z.string().optional().describe('Why it is off or paused.'),
+  done: z.number().describe('Screenshots whose text is indexed.'),
+  total: z.number().describe('Screenshots known in all (live captures, not crops, and every archive screenshot).'),
+  excluded: z.number().describe('Screenshots of excluded apps (ocr.excludeApps) skipped since the indexer started: never indexed.'),
+  unlabeled: z.number().optional().describe('Screenshots skipped since the indexer started because their app cannot be known (a whole display, an archive screenshot without its activity) while ocr.excludeApps is set.'),
+  queued: z.number().describe('Live screenshots waiting to be read.'),
+  searchableSince: z.string().optional().describe('Every archive screenshot captured since this moment (ISO-8601) is searchable.'),
+  newestDaySearchable: z.boolean().optional().describe("The archive's newest day is searchable whole."),
 });
 
 const searchOutput = z.object({
@@ -28,28 +29,28 @@ const searchOutput = z.object({
       displayLocalTime: z.string(),
       image: z.object({ width: z.number(), height: z.number() }).describe("The frame's image size: the boxes are in its pixels."),
       title: z.string().optional().describe('Window or page title.'),
-      app: z.string().optional(),
+      app: z.string().optional().describe('The app in front (desktop windows, Android packages, ManicTime activity); browser frames have none.'),
       document: z.string().optional().describe('File or URL.'),
       snippet: z.string().describe('The best matching passage, matches between « and ».'),
       boxes: z.array(box).describe('The matching words on the frame, in image pixels of ref (crop_screenshot with coordinateUnits "pixels").'),
     }),
   ),
   total: z.number().describe('Matching frames in all (at least this many when more is true).'),
-  more: z.boolean(),
+  more: z.boolean().describe('More than `total` frames match (counting stopped there). Whenever fewer results came than `total`, page on: search again with `to` set to the capturedAt of the last (oldest) result.'),
   reason: z.enum(SEARCH_EMPTY_REASONS).optional().describe('Why nothing was found.'),
   remediation: z.string().optional(),
-  index: indexStatus.optional().describe('The indexer is not done: frames it has not read yet cannot be found.'),
+  index: indexStatus.optional().describe('The indexer is not done (counts in screenshots): screenshots it has not read yet cannot be found.'),
 });
 
 const searchTool = defineTool({
   name: 'search_screenshots',
   title: 'Search screenshots by text',
   description:
-    'Find stored screenshots (live captures and the ManicTime archive) by the text they showed (OCR), their window title, app or document, newest first: refs for get_screenshot and crop_screenshot, each with a snippet (matches between « and ») and the boxes of the matching words in image pixels of that ref. Case- and accent-insensitive; all words must appear; "quoted phrase", prefix*, OR. Nothing found is not an error: the result says why (e.g. how much of the archive the background index covers yet).',
+    'Find stored screenshots (live captures and the ManicTime archive) by the text they showed (OCR), their window title, app or document, newest first: refs for get_screenshot and crop_screenshot, each with a snippet (matches between « and ») and the boxes of the matching words in image pixels of that ref. Case- and accent-insensitive; all words must appear; "quoted phrase", prefix* (at least 2 letters before *), OR. When fewer results come than `total`, page on with `to` set to the last result\'s capturedAt. Nothing found is not an error: the result says why (e.g. how much of the archive the background index covers yet).',
   input: (c) => ({
-    query: z.string().min(1).max(500).describe('Words that must all appear (e.g. invoice 4411), a "quoted phrase", a prefix (budg*), alternatives with OR.'),
+    query: z.string().min(1).max(500).describe('Words that must all appear (e.g. invoice 4411), a "quoted phrase", a prefix of 2 letters or more (budg*), alternatives with OR.'),
     source: sourceField(c.sources).optional().describe(`Only this source (${c.sources.join(' | ')}).`),
-    app: z.string().min(1).max(200).optional().describe('Only frames of this app (words of its name, e.g. "Outlook").'),
+    app: z.string().min(1).max(200).optional().describe('Only frames of this app (words of its name, e.g. "Outlook"). Browser frames carry no app and never match it: search their title or URL words in query instead.'),
     from: z.string().max(40).optional().describe('Window start (inclusive): ISO-8601 date-time, or a date alone (local midnight). Must be before to.'),
     to: z.string().max(40).optional().describe('Window end (exclusive): ISO-8601 date-time, or a date alone (local midnight).'),
     max: z.int().min(1).max(100).default(20).describe('At most this many screenshots (1–100, default 20), newest first.'),
@@ -66,8 +67,10 @@ const searchTool = defineTool({
     const head = r.results.length
       ? `${r.results.length} of ${r.total}${r.more ? '+' : ''} matching frames, newest first (boxes in image px of each ref):`
       : `No screenshots (${r.reason ?? 'NO_MATCH'}). ${r.remediation ?? ''}`;
-    const note = r.index && r.results.length ? [`Note: the text index is not complete (${r.index.done} of ${r.index.total} frames${r.index.searchableSince ? `; complete since ${r.index.searchableSince}` : ''}).`] : [];
-    res.text([head, ...lines, ...note].join('\n'));
+    const last = r.results[r.results.length - 1];
+    const page = last && (r.more || r.results.length < r.total) ? [`Older matches: search again with to=${last.capturedAt}.`] : [];
+    const note = r.index && r.results.length ? [`Note: the text index is not complete (${r.index.done} of ${r.index.total} screenshots${r.index.searchableSince ? `; complete since ${r.index.searchableSince}` : ''}).`] : [];
+    res.text([head, ...lines, ...page, ...note].join('\n'));
     res.structured({ ...r });
   },
 });
