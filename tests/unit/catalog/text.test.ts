@@ -2,6 +2,7 @@
  * The catalog's text index: a deleted frame's words leave FTS5's segments (secure-delete), the
  * table keeps prefix indexes, text is deleted by app, and the in-memory count follows commits.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +41,9 @@ describe('the text index', () => {
     expect(blobs.some((b) => b?.includes(Buffer.from('ordinary')))).toBe(true);
     expect(blobs.some((b) => b?.includes(Buffer.from(WORD)))).toBe(false);
     db.close();
+    // Nor anywhere in the file: deleted rows are overwritten (secure_delete), not left on free pages.
+    const files = [CATALOG_FILE, `${CATALOG_FILE}-wal`].map((f) => join(dir, f)).filter((f) => existsSync(f));
+    for (const f of files) expect(readFileSync(f).includes(Buffer.from(WORD)), f).toBe(false);
   });
 
   it("deletes the text of the frames an app or title filter matches, and of frames with neither; the frames stay", async () => {

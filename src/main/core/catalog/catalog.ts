@@ -49,6 +49,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
       // WAL + NORMAL survives a process crash; a power cut may lose the last frames, never the index.
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
+      // Deleted rows (a frame's OCR text removed by retention) are overwritten, not left on free pages.
+      db.pragma('secure_delete = ON');
       migrate(db);
       return new Catalog(dataDir, db);
     } catch (e) {
