@@ -19,66 +19,17 @@
  */
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import type { TextIndexStatus } from '../../../shared/api.ts';
-import type { CoreSettings } from '../../../shared/settings.ts';
 import type { FrameTextEntry } from '../catalog/text.ts';
 import type { FrameLabel, FrameRecord } from '../catalog/types.ts';
-import type { ArchiveExtent, HistoryPort, TextItem } from '../sources/source.ts';
-import type { BusySignal } from '../util/busy.ts';
-import { excludedBy, indexedText } from './indexText.ts';
-import { tokens } from './query.ts';
+import type { ArchiveExtent } from '../sources/source.ts';
+import { applyExclusions, skipReason, type Skip } from './exclusions.ts';
+import { indexedText } from './indexText.ts';
+import { archivesDone, searchable } from './indexProgress.ts';
+import { DEFAULT_TIMING, type Cursor, type IndexerArchive, type IndexerTiming, type TextIndexerDeps } from './indexerPorts.ts';
 import { Slots, sleep } from './slots.ts';
 
-type OcrSettings = CoreSettings['ocr'];
+export type { IndexerArchive, IndexerTiming, TextIndexStore, TextIndexerDeps } from './indexerPorts.ts';
 
-/** The part of the catalog's text store the indexer writes. */
-export interface TextIndexStore {
-  put(e: FrameTextEntry): boolean;
-  indexed(refs: readonly string[]): Set<string>;
-  /** Delete the text of the frames an FTS5 expression matches; how many. */
-  deleteMatching(match: string): number;
-  /** Delete the text of the frames indexed with neither app nor title; how many. */
-  deleteUnlabeled(): number;
-  count(): number;
-  unindexedOwn(beforeMs: number, limit: number): FrameRecord[];
-  getState<T>(name: string): T | undefined;
-  setState(name: string, value: unknown): void;
-}
-
-export interface IndexerArchive {
-  name: string;
-  history: Required<Pick<HistoryPort, 'textBatch' | 'extent'>>;
-}
-
-export interface TextIndexerDeps {
-  store: TextIndexStore;
-  frames: { find(ref: string): FrameRecord | undefined; countOwn(): number };
-  /** OCR of a stored frame, boxes in its source space (ScreenText.readFrame at background priority). */
-  read(ref: string, signal: AbortSignal): Promise<{ items: TextItem[] }>;
-  /** The enabled archives that can be walked for text. */
-  archives(): Promise<IndexerArchive[]>;
-  /** Bring an archive's own index up to date before walking it. */
-  refresh(name: string, signal: AbortSignal): Promise<void>;
-  settings(): OcrSettings;
-  busy: BusySignal;
-  onProgress(status: TextIndexStatus): void;
-  log(line: string): void;
-  timing?: Partial<IndexerTiming>;
-}
-
-export interface IndexerTiming {
-  /** Agents must have been idle this long before a page starts. */
-  quietMs: number;
-  /** A live frame waits for quiet at most this long (an agent that never pauses still gets its frames indexed). */
-  liveMaxWaitMs: number;
-  /** After a failure (the engine missing, the archive unreadable), try again after this long. */
-  retryMs: number;
-  /** With everything indexed, look for new archive screenshots this often. */
-  pollMs: number;
-  /** Archive screenshots per batch. */
-  batch: number;
-}
-
-const DEFAULT_TIMING: IndexerTiming = { quietMs: 1500, liveMaxWaitMs: 30_000, retryMs: 60_000, pollMs: 60_000, batch: 24 };
 const MAX_QUEUE = 2000;
 /** Reads of one frame that failed for a reason that may pass, before it is stored as unreadable. */
 export const MAX_ATTEMPTS = 3;
@@ -86,22 +37,11 @@ export const MAX_ATTEMPTS = 3;
 const PERMANENT = new Set<string>(['IMAGE_INVALID', 'PATH_REFUSED']);
 /** Nothing is wrong with the frame (OCR off, no engine, the archive away): the walk waits. */
 const WAIT = new Set<string>(['UNSUPPORTED', 'SOURCE_UNAVAILABLE', 'SOURCE_DISABLED', 'CANCELLED']);
-/** Where the excludeApps list last applied to the index is saved (names deleted already). */
-const EXCLUDED_STATE = 'excludeApps';
-
-type Skip = 'excluded' | 'unlabeled';
-
 /** One start-to-stop of the indexer: its signal, and the live pages it started. */
 interface Run {
   ctrl: AbortController;
   pages: Set<Promise<void>>;
   done: Promise<void>;
-}
-
-/** The covered interval of an archive's capture times (epoch ms), saved in the catalog. */
-interface Cursor {
-  high?: number;
-  low?: number;
 }
 
 /** A failure that stops the walk for a while (nothing is marked done). */
@@ -201,23 +141,10 @@ export class TextIndexer {
     this.start();
   }
 
-  /**
-   * Make the index agree with `ocr.excludeApps`: the text of frames of a name added since the
-   * list was last applied is deleted, and while the list is not empty so is the text of frames
-   * with no app nor title (they might belong to any app).
-   */
+  /** Make the index agree with `ocr.excludeApps` (exclusions.ts). */
   #applyExclusions(): void {
-    const apps = this.#d.settings().excludeApps;
-    const key = (name: string): string => tokens(name).join(' ');
     try {
-      const applied = this.#d.store.getState<string[]>(EXCLUDED_STATE);
-      const before = new Set((applied ?? []).map(key));
-      const now = apps.map(key).filter((k) => k.length > 0);
-      if (applied && now.length === before.size && now.every((k) => before.has(k))) return;
-      let n = 0;
-      for (const k of new Set(now)) if (!before.has(k)) n += this.#d.store.deleteMatching(`{app title} : "${k}"`);
-      if (now.length > 0 && before.size === 0) n += this.#d.store.deleteUnlabeled();
-      this.#d.store.setState(EXCLUDED_STATE, apps);
+      const n = applyExclusions(this.#d.store, this.#d.settings().excludeApps);
       if (n > 0) {
         this.#d.log(`[sightline] text index: deleted the text of ${n} frame(s) of newly excluded apps (ocr.excludeApps)`);
         this.#changed();
@@ -227,12 +154,8 @@ export class TextIndexer {
     }
   }
 
-  /** Why a frame with this label must not be indexed, if it must not. */
   #skip(label: FrameLabel | undefined): Skip | undefined {
-    const apps = this.#d.settings().excludeApps;
-    if (apps.length === 0) return undefined;
-    if (!label?.app && !label?.title) return 'unlabeled';
-    return excludedBy(label, apps) ? 'excluded' : undefined;
+    return skipReason(label, this.#d.settings().excludeApps);
   }
 
   #count(skip: Skip): void {
@@ -265,11 +188,11 @@ export class TextIndexer {
     } else if (this.#reason) {
       out.state = 'paused';
       out.reason = this.#reason;
-    } else if (this.#active > 0 || this.#queue.length > 0 || !this.#archivesDone()) {
+    } else if (this.#active > 0 || this.#queue.length > 0 || !archivesDone(this.#extents, (name) => this.#d.store.getState<Cursor>(`archive:${name}`))) {
       out.state = this.#d.busy.busy ? 'paused' : 'indexing';
       if (this.#d.busy.busy) out.reason = 'Agents are capturing or acting: the indexer waits for a quiet moment.';
     }
-    Object.assign(out, this.#searchable());
+    Object.assign(out, searchable(this.#extents, (name) => this.#d.store.getState<Cursor>(`archive:${name}`)));
     return out;
   }
 
@@ -497,34 +420,6 @@ export class TextIndexer {
     let n = this.#ownCount.n;
     for (const e of this.#extents.values()) n += e.count;
     return n;
-  }
-
-  #archivesDone(): boolean {
-    for (const [name, ext] of this.#extents) {
-      if (!ext.count) continue;
-      const cur = this.#d.store.getState<Cursor>(`archive:${name}`);
-      if (!cur || cur.high === undefined || cur.low === undefined) return false;
-      if (ext.newestMs !== undefined && ext.newestMs > cur.high) return false;
-      if (ext.oldestMs !== undefined && ext.oldestMs < cur.low) return false;
-    }
-    return true;
-  }
-
-  /** How far back everything is searchable (the latest `low` of the archives that are caught up at the top). */
-  #searchable(): Pick<TextIndexStatus, 'searchableSince' | 'newestDaySearchable'> {
-    let since: number | undefined;
-    let newest: number | undefined;
-    for (const [name, ext] of this.#extents) {
-      if (!ext.count || ext.newestMs === undefined) continue;
-      const cur = this.#d.store.getState<Cursor>(`archive:${name}`);
-      if (!cur || cur.low === undefined || cur.high === undefined || ext.newestMs > cur.high) return { newestDaySearchable: false };
-      since = Math.max(since ?? cur.low, cur.low);
-      newest = Math.max(newest ?? ext.newestMs, ext.newestMs);
-    }
-    if (since === undefined || newest === undefined) return {};
-    const midnight = new Date(newest);
-    midnight.setHours(0, 0, 0, 0);
-    return { searchableSince: new Date(since).toISOString(), newestDaySearchable: since <= midnight.getTime() };
   }
 
   /** Report progress, at most twice a second (and once more when things settle). */
