@@ -45,13 +45,27 @@ export async function startXvfb(size = '1280x800', opts: { windowManager?: boole
   const display = `:${n}`;
   const env = { ...process.env, DISPLAY: display, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
   if (opts.windowManager === false) return { display, env, stop: () => kill(xvfb) };
-  const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
-  // openbox is ready once it publishes the stacking list node-screenshots reads windows from.
+  const startWm = (): ChildProcess => spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
+  let wm = startWm();
+  let exited = false;
+  const watch = (p: ChildProcess): void => void p.once('exit', () => (exited = true));
+  watch(wm);
+  // openbox is ready once it publishes the stacking list node-screenshots reads windows from. On a
+  // loaded machine it can take a while, or die on start: wait up to 30 s, starting it again twice.
   let ready = false;
-  for (let i = 0; i < 200 && !ready; i++) {
-    const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK', '_NET_CLIENT_LIST_STACKING'], { env, encoding: 'utf8' });
-    ready = /window id/.test(r.stdout) && !/_NET_CLIENT_LIST_STACKING:\s+not found/.test(r.stdout);
-    if (!ready) await sleep(50);
+  let restarts = 0;
+  const deadline = Date.now() + 30_000;
+  while (!ready && Date.now() < deadline) {
+    const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK', '_NET_CLIENT_LIST_STACKING'], { env, encoding: 'utf8', timeout: 5000 });
+    ready = /window id/.test(r.stdout ?? '') && !/_NET_CLIENT_LIST_STACKING:\s+not found/.test(r.stdout ?? '');
+    if (ready) break;
+    if (exited && restarts < 2) {
+      restarts++;
+      exited = false;
+      wm = startWm();
+      watch(wm);
+    }
+    await sleep(50);
   }
   if (!ready) {
     await kill(wm);
