@@ -255,8 +255,12 @@ describe('failures leave nothing behind', () => {
     const target = `android:${d.serial}`;
     d.failNext(/screencap/, { hang: true });
     const ac = new AbortController();
+    const before = d.services.length;
     const pending = source.screen.capture(target, opts({ signal: ac.signal }));
-    setTimeout(() => ac.abort(), 200);
+    // Cancel once the device is stuck in that screencap (not before it arrives, on a loaded machine).
+    const deadline = Date.now() + 10_000;
+    while (!d.services.slice(before).some((sv) => /screencap/.test(sv)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    setTimeout(() => ac.abort(), 100);
     expect((await rejection(pending)).code).toBe('CANCELLED');
     await expect(source.screen.capture(target, opts())).resolves.toBeTruthy();
   });
