@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { intersect, toDisplayPixels, visiblePart } from '../../../src/main/core/sources/desktop/geometry.ts';
+import { intersect } from '../../../src/main/core/image/mapping.ts';
+import { toDisplayPixels, visiblePart } from '../../../src/main/core/sources/desktop/geometry.ts';
 import { X11Typist, keysymName, keysymOf, normaliseTypedText, parseKeymap, planTyping, xmodmapArgs, type Exec } from '../../../src/main/core/sources/desktop/x11Keymap.ts';
 
 // Captured from `xmodmap -pk` on Xvfb (US layout), trimmed; 93 holds a binding left by an earlier run.

@@ -187,3 +187,12 @@ export function planCrop(parent: Mapping, input: Size, r: Rect, units: CropUnits
   const imageRect = { x: inputRect.x / kx, y: inputRect.y / ky, width: inputRect.width / kx, height: inputRect.height / ky };
   return { inputRect, imageRect, sourceRect: rectImageToSource(parent, imageRect) };
 }
+
+/** The overlap of two rectangles, or undefined when they do not overlap. */
+export function intersect(a: Rect, b: Rect): Rect | undefined {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.width, b.x + b.width);
+  const bottom = Math.min(a.y + a.height, b.y + b.height);
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
+}

@@ -9,14 +9,7 @@
 import type { Point, Rect, Size } from '../../../../shared/frame.ts';
 import type { SourceUiNode } from '../source.ts';
 import type { HandledDump } from './handles.ts';
-
-export function intersect(a: Rect, b: Rect): Rect | undefined {
-  const x = Math.max(a.x, b.x);
-  const y = Math.max(a.y, b.y);
-  const r = Math.min(a.x + a.width, b.x + b.width);
-  const bottom = Math.min(a.y + a.height, b.y + b.height);
-  return r > x && bottom > y ? { x, y, width: r - x, height: bottom - y } : undefined;
-}
+import { intersect } from '../../image/mapping.ts';
 
 export function centre(r: Rect): Point {
   return { x: r.x + r.width / 2, y: r.y + r.height / 2 };

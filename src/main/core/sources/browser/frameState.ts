@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { Point, Rect, Size } from '../../../../shared/frame.ts';
+import { intersect } from '../../image/mapping.ts';
 
 const size = z.object({ width: z.number().finite(), height: z.number().finite() });
 const point = z.object({ x: z.number().finite(), y: z.number().finite() });
@@ -121,14 +122,6 @@ export function toFrameRect(r: Rect, scrollNow: Point, frame: { state: BrowserFr
   const doc = { x: r.x + scrollNow.x, y: r.y + scrollNow.y };
   const at = frame.state.fullPage ? doc : { x: doc.x - frame.state.scroll.x, y: doc.y - frame.state.scroll.y };
   return intersect({ ...at, width: r.width, height: r.height }, { x: 0, y: 0, ...frame.sourceSize });
-}
-
-export function intersect(a: Rect, b: Rect): Rect | undefined {
-  const x = Math.max(a.x, b.x);
-  const y = Math.max(a.y, b.y);
-  const r = Math.min(a.x + a.width, b.x + b.width);
-  const bottom = Math.min(a.y + a.height, b.y + b.height);
-  return r > x && bottom > y ? { x, y, width: r - x, height: bottom - y } : undefined;
 }
 
 /**

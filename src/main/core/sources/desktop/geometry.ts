@@ -1,13 +1,6 @@
 /** Pure rectangle helpers for the desktop source (global screen coordinates). */
 import type { Rect } from '../../../../shared/frame.ts';
-
-export function intersect(a: Rect, b: Rect): Rect | undefined {
-  const x = Math.max(a.x, b.x);
-  const y = Math.max(a.y, b.y);
-  const right = Math.min(a.x + a.width, b.x + b.width);
-  const bottom = Math.min(a.y + a.height, b.y + b.height);
-  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
-}
+import { intersect } from '../../image/mapping.ts';
 
 /**
  * The part of a window a display shows: the display holding most of it, and the window
