@@ -2,6 +2,7 @@
 import { scrollIntoViewTool } from '../../mcp/sharedTools.ts';
 import { defineSource } from '../module.ts';
 import type { BrowserSource } from './browserSource.ts';
+import { hostOf } from './navigation.ts';
 import { browserSettings } from './settings.ts';
 import { browserTools } from './tools.ts';
 
@@ -33,11 +34,3 @@ export const browserModule = defineSource({
     return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, uploadRoots: () => ctx.core().files.uploadRoots });
   },
 });
-
-function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).host;
-  } catch {
-    return undefined;
-  }
-}

@@ -35,6 +35,15 @@ export async function performNavigation(fleet: BrowserFleet, a: Custom, signal: 
 }
 
 /** A URL to open: a bare host gets https://; script URLs are refused. */
+/** A URL's host (with its port), as the allowlist names pages; undefined for none (about:blank, data:) or no URL. */
+export function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function normaliseUrl(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new SightlineError('INVALID_ARGUMENT', '"url" must be a non-empty string.', 'Give a URL such as https://example.com/path.');
   let s = raw.trim();

@@ -11,11 +11,11 @@ import type { ToolResponse } from '../../mcp/response.ts';
 import { actionOutput, afterField, indexField, nodeField, refField, textAimField, xField, yField } from '../../mcp/schemas.ts';
 import { defineTool, type ToolContext } from '../../mcp/tool.ts';
 import type { ActionRequest } from '../../ports.ts';
-import { normaliseUrl } from './navigation.ts';
+import { hostOf, normaliseUrl } from './navigation.ts';
 
 /** The host a URL leads to, as the allowlist names pages; none for blank and data pages. */
-function hostOf(url: string | undefined): string | undefined {
-  return url === undefined ? undefined : new URL(normaliseUrl(url)).host || undefined;
+function hostOfInput(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : hostOf(normaliseUrl(url));
 }
 
 const tabField = z.string().min(1).max(512).describe('A browser tab id from list_targets ("browser:…").');
@@ -68,7 +68,7 @@ const navigate = defineTool({
   async handle(ctx, args, res) {
     const { target, ...params } = args;
     // The allowlist judges the page it leaves and the one it goes to.
-    const host = hostOf(params.url);
+    const host = hostOfInput(params.url);
     const allow = host ? { allow: { also: host } } : {};
     await answer(ctx, { tool: 'browser:navigate', target, params, ...allow }, res, (d) =>
       str(d.url) ? `Now at ${str(d.url)}${str(d.title) ? ` ("${str(d.title)}")` : ''}${typeof d.status === 'number' ? `, HTTP ${d.status}` : ''}.` : undefined,
@@ -94,7 +94,7 @@ const tabs = defineTool({
     const { target, ...params } = args;
     if (params.action !== 'new' && !target) throw new SightlineError('INVALID_ARGUMENT', `tabs ${params.action} needs "target".`, 'Give a tab id from list_targets.');
     // A new tab reaches no page but the one it opens (none for a blank tab).
-    const host = hostOf(params.url);
+    const host = hostOfInput(params.url);
     const allow = params.action === 'new' ? { allow: host ? { as: host } : { none: true as const } } : {};
     await answer(ctx, { tool: 'browser:tabs', target: target ?? 'browser:', params, ...allow }, res, (d) =>
       params.action === 'new' ? `New tab ${str(d.target)}${str(d.title) ? `: "${str(d.title)}"` : ''}${typeof d.status === 'number' && d.status >= 400 ? `, HTTP ${d.status}` : ''}.` : undefined,
