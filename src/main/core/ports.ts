@@ -9,7 +9,7 @@ import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
 import type { FrameListQuery, FrameQuery, FrameRecord, FrameVariant } from './catalog/types.ts';
 import type { CropUnits } from './image/mapping.ts';
-import type { ActionKind, AfterMode, ElementRef, Modifier, MouseButton, PendingDialog, ProgressReport, ScreenshotQuery, ScrollAlign, Source, TextItem } from './sources/source.ts';
+import type { ActionKind, ActionOutcome, AfterMode, Modifier, MouseButton, ProgressReport, ScreenshotQuery, ScrollAlign, Source, TextItem } from './sources/source.ts';
 
 // ── frames ─────────────────────────────────────────────────────────────────────────────────
 
@@ -129,26 +129,19 @@ export interface ActionRequest {
 
 export type AllowBy = { as: string } | { also: string } | { none: true };
 
-export interface ActionResult {
+/** What the source said an action did (hit, received, navigated, dialog, title, keyboard, re-mapped), passed on as is. */
+export interface ActionResult extends Pick<ActionOutcome, 'hit' | 'received' | 'navigated' | 'dialog' | 'title' | 'keyboardShown' | 'remapped'> {
   ok: true;
   target: string;
   imagePoint?: Point;
   sourcePoint?: Point;
   frameRef?: string;
   note?: string;
-  /** What was under the point / received the text; navigation, dialog, title, keyboard. */
-  hit?: ElementRef & { app?: string };
-  received?: ElementRef & { value?: string; valueMatches?: boolean };
-  navigated?: { url: string; title?: string };
-  dialog?: PendingDialog;
-  title?: { from: string; to: string };
-  keyboardShown?: boolean;
   /** The region that changed, in image pixels of `changedRef` (the action's frame, or a frame captured after). */
   changed?: Rect;
   changedRef?: string;
   /** A frame captured after the action (after: image, or to find what changed). */
   afterRef?: string;
-  remapped?: string;
   /** What the source reported beyond the note (a source's own action returns its answer here). */
   details?: Record<string, unknown>;
   /** Things the agent should know that did not stop the action (e.g. its log entry could not be written). */
