@@ -4,7 +4,7 @@
  * run.json saying how it ended. Returns the exit code (stops.ts).
  */
 import { resolve } from 'node:path';
-import { resolveDataDir } from '../../main/core/settings.ts';
+import { resolveDataDir } from '../../main/core/settings/dataDir.ts';
 import { capabilitiesOf, type Capabilities } from './action.ts';
 import { AGENT_USAGE, isSecretEnv, parseAgentArgs, UsageError, type AgentOptions } from './args.ts';
 import { RunArtifacts, redact } from './artifacts.ts';
