@@ -50,7 +50,7 @@ module.exports = {
     {
       name: 'sources-use-ports',
       severity: 'error',
-      comment: 'A source sees its ports, the image pipeline, frame shapes and the tool kit; never the services, the catalog database, the server or the composition root.',
+      comment: 'A source sees its ports, the image pipeline, frame shapes, the action-kind kit and the tool kit; never the services, the catalog database, the server or the composition root.',
       from: { path: SOURCE_FOLDER },
       to: {
         path: CORE,
@@ -60,6 +60,7 @@ module.exports = {
           `${CORE}(image|util)/`,
           `${CORE}catalog/(types|refs)\\.ts$`,
           `${CORE}mcp/(tool|schemas|response|action|sharedTools)\\.ts$`,
+          `${CORE}actions/(kinds|fields)\\.ts$`,
           `${CORE}ports\\.ts$`,
           `${CORE}text/`,
         ],

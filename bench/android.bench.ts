@@ -5,6 +5,7 @@
  * bytes and vision tokens against the raw PNG, the cost of the staleness check and a tap, and
  * @mobilenext/mobile-mcp's screenshot side by side when it runs.
  */
+import { ready } from '../src/main/core/sources/aim.ts';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -102,7 +103,7 @@ export default async function run(): Promise<BenchSection> {
     const taps: number[] = [];
     for (let i = 0; i < N; i++) {
       checks.push((await time(() => source.screen.checkFrame(frame, signal))).ms);
-      taps.push((await time(() => source.input.perform({ kind: 'click', target, frame, point: { x: 480, y: 1200 }, button: 'left', clicks: 1, modifiers: [] }, signal, { after: 'none' }))).ms);
+      taps.push((await time(() => source.input.perform(ready({ kind: 'click', target, frame, point: { x: 480, y: 1200 }, button: 'left', clicks: 1, modifiers: [] }, 'none'), signal))).ms);
     }
     rows.push({ metric: 'checkFrame (wm size + rotation), p50', value: round(p50(checks)), unit: 'ms' }, { metric: 'tap (input tap, after none), p50', value: round(p50(taps)), unit: 'ms' });
     notes.push(

@@ -6,6 +6,7 @@
  * Chromium (never a downloaded browser). Also the UI tree on a small and a 5,000-row page, and
  * the click round trip with after "summary" against after "none".
  */
+import { ready } from '../src/main/core/sources/aim.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,7 +205,7 @@ export default async function run(): Promise<BenchSection> {
     const point = { x: cell.bounds.x + cell.bounds.width / 2, y: cell.bounds.y + cell.bounds.height / 2 };
     const clickWith = (after: 'none' | 'summary') => async (): Promise<void> => {
       await source.screen.checkFrame(frame, signal);
-      await source.input.perform({ kind: 'click', target: tab.id, frame, point, button: 'left', clicks: 1, modifiers: [] }, signal, { after });
+      await source.input.perform(ready({ kind: 'click', target: tab.id, frame, point, button: 'left', clicks: 1, modifiers: [] }, after), signal);
     };
     const clicks: [string, () => Promise<void>][] = [
       ['none', clickWith('none')],

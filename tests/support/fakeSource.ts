@@ -4,6 +4,7 @@
  * actions it received (in source space).
  */
 import sharp from 'sharp';
+import { settle } from '../../src/main/core/sources/aim.ts';
 import { z } from 'zod';
 import { SightlineError } from '../../src/shared/errors.ts';
 import type { SourceHealth, TargetInfo } from '../../src/shared/frame.ts';
@@ -53,7 +54,7 @@ export class FakeSource implements Source {
     };
     this.input = {
       actions: ['click', 'type_text', 'press_key', 'scroll', 'focus_window', 'hover', 'drag'],
-      perform: async (action) => this.#perform(action),
+      perform: async (pending) => this.#perform(await settle(pending, async (frame) => this.#check(frame as StoredFrame<FakeState>))),
     };
     this.tree = { uiTree: async (target) => this.#tree(target) };
     this.text = { readText: async (target) => this.#tree(target).filter((n) => n.name && n.role !== 'window').map((n) => ({ text: n.name, bounds: n.bounds, node: n.id })) };

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { StatusInfo } from '../../shared/api.ts';
 import type { SettingsPatch } from '../../shared/settings.ts';
 import { ActionGate } from './actions/gate.ts';
+import { admitInput, checkAllowlist } from './actions/policy.ts';
 import type { ActivityLog } from './catalog/activity.ts';
 import { Catalog } from './catalog/catalog.ts';
 import type { RetentionResult } from './catalog/types.ts';
@@ -24,7 +25,8 @@ import { BusySignal } from './util/busy.ts';
 import { SettingsStore } from './settings/store.ts';
 import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
-import { SourceRegistry, historyOf } from './sources/registry.ts';
+import { portOf } from './sources/aim.ts';
+import { SourceRegistry } from './sources/registry.ts';
 import type { ArchiveExtent } from './sources/source.ts';
 import { TargetService } from './targets.ts';
 import { VERSION } from './version.ts';
@@ -95,12 +97,23 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const events: CoreBus = new EventEmitter<CoreEvents>();
   const sources = new SourceRegistry(modules, settings, { dataDir, env, archive: catalog.archive, host: options.host ?? {} });
   // Archive frames are read through their source (its files are read in place, never copied).
-  catalog.frames.setExternalReader(async (rec, variant) => historyOf(await sources.get(rec.source)).read(rec, variant));
+  catalog.frames.setExternalReader(async (rec, variant) => portOf(await sources.get(rec.source), 'history').read(rec, variant));
   const busy = new BusySignal();
   const frames = new FrameService({ catalog, sources, settings, events, log, busy });
   const ocr = new OcrService({ settings: () => settings.values().ocr });
   const text = new ScreenText({ sources, frames, ocr: options.ocr ?? ocr });
-  const actions = new ActionGate({ catalog, sources, settings, frames, text, busy });
+  const actions = new ActionGate({
+    sources,
+    frames,
+    policy: {
+      admit: () => admitInput(settings.values().input),
+      allowlist: (source, target, signal, by) => checkAllowlist(sources, settings.values().input.allowlist, source, target, signal, by),
+    },
+    text,
+    activity: catalog.activity,
+    busy,
+    warn: (line) => log(`[sightline] ${line}`),
+  });
   const targets = new TargetService(sources);
   const history = new History({ catalog, sources, settings, events });
   const archivesFor = async (): Promise<IndexerArchive[]> => {

@@ -9,7 +9,8 @@ import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
 import type { FrameListQuery, FrameQuery, FrameRecord, FrameVariant } from './catalog/types.ts';
 import type { CropUnits } from './image/mapping.ts';
-import type { ActionKind, ActionOutcome, AfterMode, Modifier, MouseButton, ProgressReport, ScreenshotQuery, ScrollAlign, Source, TextItem } from './sources/source.ts';
+import type { z } from 'zod';
+import type { ActionDetails, ActionOutcome, Capabilities, CapabilityName, PendingAction, ProgressReport, ScreenshotQuery, Source, StoredFrame, TextItem } from './sources/source.ts';
 
 // ── frames ─────────────────────────────────────────────────────────────────────────────────
 
@@ -82,51 +83,61 @@ export interface Session {
   remember(target: string, ref: string): void;
 }
 
-/** What an action tool asks for, in the agent's (image) coordinates. */
-export interface ActionRequest {
-  tool: ActionKind;
-  target?: string;
-  ref?: string;
-  x?: number;
-  y?: number;
-  /** A UI-tree node id (a handle to its element) instead of x, y. */
+/**
+ * An action kind: its input, how it aims, how it builds its typed action and which port performs
+ * it (the definitions are in actions/kinds.ts and the source modules).
+ */
+/** Whether a kind needs a point (x, y, a node or a text), may take one, or takes none. */
+export type AimRule = 'required' | 'optional' | 'none';
+
+/** An action's aim and geometry in source space, handed to `build` once the source judged the frame. */
+export interface Mapped {
+  target: string;
+  frame?: StoredFrame;
+  point?: Point;
   node?: string;
-  /** Visible text to aim at instead of x, y (the tree's text first, else OCR); `index` picks among several (1 = first). */
-  find?: string;
-  index?: number;
-  /** What to report after the action (default summary). */
-  after?: AfterMode;
-  // click
-  button?: MouseButton;
-  clicks?: number;
-  modifiers?: Modifier[];
-  holdMs?: number;
-  // type_text / press_key
-  /** type_text: what to type. */
-  text?: string;
-  submit?: boolean;
-  clear?: boolean;
-  key?: string;
-  // scroll / swipe
-  deltaX?: number;
-  deltaY?: number;
-  toX?: number;
-  toY?: number;
-  toNode?: string;
-  durationMs?: number;
-  // scroll_into_view
-  block?: ScrollAlign;
-  inline?: ScrollAlign;
-  /** A source's own action (`<source>:<verb>`): its parameters, passed on as they are. */
-  params?: Record<string, unknown>;
-  /**
-   * Whom the input allowlist judges the action by, when not (only) the target's app in front:
-   * `as` instead of it (launch_app's package, a new tab's host), `also` besides it (where
-   * navigate goes), `none` when it reaches no app (a blank new tab).
-   */
-  allow?: AllowBy;
+  /** Another image point of the same frame (a drag's end) in source space; POINT_OUTSIDE_FRAME when outside the image. */
+  toSource(p: Point): Point;
+  /** Source units per image pixel of the frame (1 without one). */
+  scale: number;
 }
 
+export type ArgsOf<S extends z.ZodRawShape> = z.output<z.ZodObject<S>>;
+
+export type Performer<A> = (action: PendingAction<A>, signal: AbortSignal) => Promise<ActionDetails>;
+
+export interface ActionKind<S extends z.ZodRawShape = z.ZodRawShape, A = unknown> {
+  /** The tool's name, and what the activity log calls the action. */
+  readonly name: string;
+  readonly aim: AimRule;
+  /** The argument naming visible text to aim at: `text`, or `field` where `text` is what to type. */
+  readonly textAim?: 'text' | 'field';
+  readonly input: S;
+  /** Rules the schema cannot say, checked before anything is touched. */
+  check?(args: ArgsOf<S>): void;
+  /** Whether the frame is read beyond the aim (a drag's end, scroll deltas in image pixels). */
+  usesFrame?(args: ArgsOf<S>): boolean;
+  /** Whom the input allowlist judges the action by, when not (only) the target's app in front. */
+  allow?(args: ArgsOf<S>): AllowBy | undefined;
+  /** The target to act on when the call names none (a new tab opens in the default browser). */
+  defaultTarget?(args: ArgsOf<S>): string | undefined;
+  /** The typed action, in source space. */
+  build(args: ArgsOf<S>, at: Mapped): A;
+  /** The port of `source` that performs it; UNSUPPORTED (before anything is touched) when it has none. */
+  performer(source: Source): Performer<A>;
+  /** What the log may keep of the arguments (default: all, long strings shortened). */
+  logged?(args: ArgsOf<S>): Record<string, unknown>;
+}
+
+// Methods are bivariant, so a kind of any shape and action fits here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyActionKind = ActionKind<any, any>;
+
+/**
+ * Whom the input allowlist judges an action by, when not (only) the target's app in front: `as`
+ * instead of it (launch_app's package, a new tab's host), `also` besides it (where navigate
+ * goes), `none` when it reaches no app (a blank new tab).
+ */
 export type AllowBy = { as: string } | { also: string } | { none: true };
 
 /** What the source said an action did (hit, received, navigated, dialog, title, keyboard, re-mapped), passed on as is. */
@@ -159,7 +170,8 @@ export interface ActOptions {
 }
 
 export interface ActionsPort {
-  act(req: ActionRequest, opts: ActOptions): Promise<ActionResult>;
+  /** Run one action of `kind` with the tool's arguments (validated by its schema) through the gate. */
+  act<S extends z.ZodRawShape, A>(kind: ActionKind<S, A>, args: ArgsOf<S>, opts: ActOptions): Promise<ActionResult>;
 }
 
 // ── targets, sources, history ───────────────────────────────────────────────────────────────
@@ -177,6 +189,8 @@ export interface SourcesPort {
   forTarget(target: string): Promise<Source>;
   /** A source by name (created on first use). */
   get(name: SourceName): Promise<Source>;
+  /** A port of the source behind a target (its apps, its network), or why it has none. */
+  port<K extends CapabilityName>(target: string, name: K): Promise<Capabilities[K]>;
   /** Run an action a source offers the human in Setup (e.g. launch a browser). */
   runAction(name: SourceName, action: string): Promise<{ target?: string; message?: string }>;
 }

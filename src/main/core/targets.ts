@@ -3,7 +3,8 @@ import type { TargetsResult } from '../../shared/api.ts';
 import { SightlineError, isSightlineError } from '../../shared/errors.ts';
 import type { SourceName } from '../../shared/frame.ts';
 import type { TargetsPort } from './ports.ts';
-import { screenOf, type SourceRegistry } from './sources/registry.ts';
+import { portOf } from './sources/aim.ts';
+import type { SourceRegistry } from './sources/registry.ts';
 
 export class TargetService implements TargetsPort {
   readonly #sources: SourceRegistry;
@@ -23,7 +24,7 @@ export class TargetService implements TargetsPort {
       names.map(async (name) => {
         try {
           const s = await this.#sources.get(name);
-          out.targets.push(...(await screenOf(s).listTargets(signal)));
+          out.targets.push(...(await portOf(s, 'screen').listTargets(signal)));
         } catch (e) {
           const err = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error).message, 'This is a Sightline bug; the log has details.');
           out.errors.push({ source: name, code: err.code, message: err.message, hint: err.hint });

@@ -3,6 +3,7 @@
  * rotation and staleness, exact typing, keys, the UI tree, failures mid-transfer, several
  * devices, the per-device lock. The core's own pipeline and mapping code does the image side.
  */
+import { ready } from '../../../src/main/core/sources/aim.ts';
 import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -166,7 +167,7 @@ describe('capture and mapping', () => {
     expect(await pixel(jpeg, 440, 990)).toEqual([expect.closeTo(20, -1.5), expect.closeTo(20, -1.5), expect.closeTo(220, -1.5)]);
 
     await expect(source.screen.checkFrame(frame, signal())).resolves.toEqual({});
-    const details = await source.input.perform(tap(frame, { x: 200, y: 500 }), signal());
+    const details = await source.input.perform(ready(tap(frame, { x: 200, y: 500 })), signal());
     expect(d.inputs).toEqual([{ kind: 'tap', x: 480, y: 1200 }]);
     expect(details.command).toBe('input tap 480 1200');
   });
@@ -187,7 +188,7 @@ describe('capture and mapping', () => {
     expect(landscape.state).toMatchObject({ rotation: 1 });
     expect(await pixel(jpeg, 5, 5)).toEqual([expect.closeTo(220, -1.5), expect.closeTo(20, -1.5), expect.closeTo(20, -1.5)]);
     await expect(source.screen.checkFrame(landscape, signal())).resolves.toEqual({});
-    await source.input.perform(tap(landscape, { x: 500, y: 200 }), signal());
+    await source.input.perform(ready(tap(landscape, { x: 500, y: 200 })), signal());
     expect(d.inputs).toEqual([{ kind: 'tap', x: 1200, y: 480 }]);
 
     // Turning upside-down keeps the size but still makes the frame stale.
@@ -271,7 +272,7 @@ describe('input', () => {
     const d = await h.device();
     focusField(d);
     const text = `it's "q" $HOME \`id\` $(id) a;b&c|d >x <y *? # ! \\ 100%s 50% done %%s\nline 2\tcol`;
-    await source.input.perform({ kind: 'type_text', target: `android:${d.serial}`, text }, signal());
+    await source.input.perform(ready({ kind: 'type_text', target: `android:${d.serial}`, text }), signal());
     const typed = d.inputs.map((i) => (i.kind === 'text' ? i.text : i.kind === 'key' ? ({ 66: '\n', 61: '\t' } as Record<number, string>)[i.code] : '?')).join('');
     expect(typed).toBe(text);
     expect(d.inputs.every((i) => i.kind !== 'text' || i.via === 'input')).toBe(true);
@@ -280,7 +281,7 @@ describe('input', () => {
   it('refuses non-ASCII text without ADB Keyboard (nothing typed), and types it through ADB Keyboard when selected', async () => {
     const plain = await h.device();
     focusField(plain);
-    const e = await rejection(source.input.perform({ kind: 'type_text', target: `android:${plain.serial}`, text: 'Grüße 👋' }, signal()));
+    const e = await rejection(source.input.perform(ready({ kind: 'type_text', target: `android:${plain.serial}`, text: 'Grüße 👋' }), signal()));
     expect(e.code).toBe('UNSUPPORTED');
     expect(e.message).toMatch(/"ü" \(U\+00FC\).*"ß".*"👋"/);
     expect(e.hint).toMatch(/ADB Keyboard/);
@@ -288,29 +289,29 @@ describe('input', () => {
 
     const withIme = await h.device({ adbKeyboard: true });
     focusField(withIme);
-    await source.input.perform({ kind: 'type_text', target: `android:${withIme.serial}`, text: 'Grüße 👋\nça va' }, signal());
+    await source.input.perform(ready({ kind: 'type_text', target: `android:${withIme.serial}`, text: 'Grüße 👋\nça va' }), signal());
     expect(withIme.inputs).toEqual([{ kind: 'text', text: 'Grüße 👋\nça va', via: 'adbkeyboard' }]);
   });
 
   it('types at a point after tapping it', async () => {
     const d = await h.device();
     const { frame } = await capture(`android:${d.serial}`);
-    await source.input.perform({ kind: 'type_text', target: frame.target, frame, point: imageToSource(frame, { x: 100, y: 100 }), text: 'hi there' }, signal());
+    await source.input.perform(ready({ kind: 'type_text', target: frame.target, frame, point: imageToSource(frame, { x: 100, y: 100 }), text: 'hi there' }), signal());
     expect(d.inputs).toEqual([{ kind: 'tap', x: 240, y: 240 }, { kind: 'text', text: 'hi there', via: 'input' }]);
   });
 
   it('long press, swipe and scroll in device pixels', async () => {
     const d = await h.device();
     const { frame } = await capture(`android:${d.serial}`);
-    await source.input.perform({ ...tap(frame, { x: 200, y: 500 }), holdMs: 800 } as SourceAction, signal());
-    await source.input.perform({ kind: 'swipe', target: frame.target, frame, point: imageToSource(frame, { x: 225, y: 800 }), to: imageToSource(frame, { x: 225, y: 200 }), durationMs: 250 }, signal());
-    await source.input.perform({ kind: 'scroll', target: frame.target, frame, deltaX: 0, deltaY: 600 }, signal());
+    await source.input.perform(ready({ ...tap(frame, { x: 200, y: 500 }), holdMs: 800 } as SourceAction), signal());
+    await source.input.perform(ready({ kind: 'swipe', target: frame.target, frame, point: imageToSource(frame, { x: 225, y: 800 }), to: imageToSource(frame, { x: 225, y: 200 }), durationMs: 250 }), signal());
+    await source.input.perform(ready({ kind: 'scroll', target: frame.target, frame, deltaX: 0, deltaY: 600 }), signal());
     expect(d.inputs).toEqual([
       { kind: 'swipe', x1: 480, y1: 1200, x2: 480, y2: 1200, ms: 800 },
       { kind: 'swipe', x1: 540, y1: 1920, x2: 540, y2: 480, ms: 250 },
       { kind: 'swipe', x1: 540, y1: 1200, x2: 540, y2: 600, ms: 300 },
     ]);
-    const right = await rejection(source.input.perform({ ...tap(frame, { x: 1, y: 1 }), button: 'right' } as SourceAction, signal()));
+    const right = await rejection(source.input.perform(ready({ ...tap(frame, { x: 1, y: 1 }), button: 'right' } as SourceAction), signal()));
     expect(right.code).toBe('UNSUPPORTED');
   });
 
@@ -318,18 +319,18 @@ describe('input', () => {
     const d = await h.device();
     const target = `android:${d.serial}`;
     for (const key of ['BACK', 'HOME', 'ENTER', 'DEL', 'TAB', 'APP_SWITCH', 'POWER', 'VOLUME_UP', 'KEYCODE_CAMERA', '4', 'Escape', 'ArrowDown']) {
-      await source.input.perform({ kind: 'press_key', target, key }, signal());
+      await source.input.perform(ready({ kind: 'press_key', target, key }), signal());
     }
-    await source.input.perform({ kind: 'press_key', target, key: 'Control+A' }, signal());
+    await source.input.perform(ready({ kind: 'press_key', target, key: 'Control+A' }), signal());
     expect(d.inputs).toEqual([...[4, 3, 66, 67, 61, 187, 26, 24, 27, 4, 111, 20].map((code) => ({ kind: 'key', code })), { kind: 'combo', codes: [113, 29] }]);
-    const bad = await rejection(source.input.perform({ kind: 'press_key', target, key: 'Hyper' }, signal()));
+    const bad = await rejection(source.input.perform(ready({ kind: 'press_key', target, key: 'Hyper' }), signal()));
     expect(bad).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('Unknown key "Hyper"') });
   });
 
   it('reports a failing input command instead of pretending', async () => {
     const d = await h.device();
     d.failNext(/input keyevent/, { output: 'Error: Injecting to another application requires INJECT_EVENTS permission\n' });
-    const e = await rejection(source.input.perform({ kind: 'press_key', target: `android:${d.serial}`, key: 'BACK' }, signal()));
+    const e = await rejection(source.input.perform(ready({ kind: 'press_key', target: `android:${d.serial}`, key: 'BACK' }), signal()));
     expect(e.message).toMatch(/INJECT_EVENTS/);
   });
 });
@@ -353,7 +354,7 @@ describe('UI tree', () => {
     const settings = nodes.find((n) => n.name === 'Settings')!;
     for (const n of [ok, settings]) {
       const centre = { x: n.bounds.x + n.bounds.width / 2, y: n.bounds.y + n.bounds.height / 2 };
-      await source.input.perform({ kind: 'click', target: frame.target, frame, point: centre, button: 'left', clicks: 1, modifiers: [] }, signal());
+      await source.input.perform(ready({ kind: 'click', target: frame.target, frame, point: centre, button: 'left', clicks: 1, modifiers: [] }), signal());
     }
     expect(d.inputs).toEqual([
       { kind: 'tap', x: 540, y: 1200 },
@@ -396,10 +397,10 @@ describe('several devices and concurrency', () => {
     expect(fa.frame.image).toEqual({ width: 450, height: 1000 });
     expect(fb.frame.image).toEqual({ width: 563, height: 1000 });
     await Promise.all([
-      source.input.perform(tap(fa.frame, { x: 200, y: 500 }), signal()),
-      source.input.perform(tap(fb.frame, { x: 200, y: 500 }), signal()),
-      source.input.perform({ kind: 'type_text', target: `android:${a.serial}`, text: 'on A' }, signal()),
-      source.input.perform({ kind: 'type_text', target: `android:${b.serial}`, text: 'on B' }, signal()),
+      source.input.perform(ready(tap(fa.frame, { x: 200, y: 500 })), signal()),
+      source.input.perform(ready(tap(fb.frame, { x: 200, y: 500 })), signal()),
+      source.input.perform(ready({ kind: 'type_text', target: `android:${a.serial}`, text: 'on A' }), signal()),
+      source.input.perform(ready({ kind: 'type_text', target: `android:${b.serial}`, text: 'on B' }), signal()),
     ]);
     expect(a.inputs).toEqual([{ kind: 'tap', x: 480, y: 1200 }, { kind: 'text', text: 'on A', via: 'input' }]);
     // 720/563 device px per image px: (200, 500) → (255.77, 639.43), pressed there (input takes floats).
@@ -414,7 +415,7 @@ describe('several devices and concurrency', () => {
     d.failNext(/screencap/, { delayMs: 300 });
     let captured = 0;
     const cap = source.screen.capture(target, opts()).then(() => (captured = performance.now()));
-    const act = source.input.perform(tap(frame, { x: 10, y: 10 }), signal());
+    const act = source.input.perform(ready(tap(frame, { x: 10, y: 10 })), signal());
     await Promise.all([cap, act]);
     const tapOpened = d.log.find((l) => l.service.includes('input tap'))!.opened;
     const screencapAnswered = d.log.find((l) => l.service.includes('screencap'))!.answered!;

@@ -2,6 +2,7 @@
  * The Android source inside the real core (catalog, pipeline, action gate, UI-tree cache): what
  * an agent's calls do end to end, and that a failed capture changes nothing.
  */
+import { actTool } from '../../support/actTool.ts';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,18 +36,18 @@ it('capture → 450×1000 frame, click in image pixels, click by node id, stale 
   const { frame } = await core.frames.capture({ target });
   expect(frame).toMatchObject({ image: { width: 450, height: 1000 }, sourceSize: { width: 1080, height: 2400 }, origin: { x: 0, y: 0 }, scale: 2.4 });
 
-  const r = await core.actions.act({ tool: 'click', target, x: 200, y: 500 }, { signal: signal() });
+  const r = await actTool(core, 'click', { target, x: 200, y: 500 }, { signal: signal() });
   expect(r).toMatchObject({ ok: true, sourcePoint: { x: 480, y: 1200 }, frameRef: frame.ref });
   expect(d.inputs).toEqual([{ kind: 'tap', x: 480, y: 1200 }]);
 
   const tree = await core.frames.uiTree({ target, maxNodes: 50, signal: signal() });
   const ok = tree.nodes.find((n) => n.name === 'OK')!;
   expect(ok.bounds).toEqual({ x: 135, y: 450, width: 180, height: 100 });
-  await core.actions.act({ tool: 'click', target, node: ok.id }, { signal: signal() });
+  await actTool(core, 'click', { target, node: ok.id }, { signal: signal() });
   expect(d.inputs.at(-1)).toEqual({ kind: 'tap', x: 540, y: 1200 });
 
   d.rotate(1);
-  const stale = await core.actions.act({ tool: 'click', target, x: 200, y: 500 }, { signal: signal() }).catch((e: unknown) => e);
+  const stale = await actTool(core, 'click', { target, x: 200, y: 500 }, { signal: signal() }).catch((e: unknown) => e);
   expect(isSightlineError(stale) && stale.code).toBe('FRAME_STALE');
   expect(d.inputs).toHaveLength(2);
 });
@@ -70,9 +71,9 @@ it('the input allowlist names Android packages: the app in front decides', async
   await core.close();
   core = await createCore({ dataDir, env: h.env, settings: { input: { allowlist: ['com.example.fake'] } }, modules: [moduleFor(createAndroidSource({ settings: {}, env: h.env }))] });
   await core.frames.capture({ target });
-  await core.actions.act({ tool: 'click', target, x: 10, y: 10 }, { signal: signal() });
+  await actTool(core, 'click', { target, x: 10, y: 10 }, { signal: signal() });
   d.foreground = 'com.bank.app';
-  const refused = await core.actions.act({ tool: 'click', target, x: 10, y: 10 }, { signal: signal() }).catch((e: unknown) => e);
+  const refused = await actTool(core, 'click', { target, x: 10, y: 10 }, { signal: signal() }).catch((e: unknown) => e);
   expect(isSightlineError(refused) && refused.code).toBe('NOT_ALLOWED');
   expect(d.inputs).toEqual([{ kind: 'tap', x: 24, y: 24 }]);
 });

@@ -4,6 +4,7 @@
  * a tap, NODE_NOT_FOUND for what is gone, what a tap hit, what received typed text and its value
  * read back, NO_FOCUSED_INPUT, the keyboard, readText, and drags chosen by SDK.
  */
+import { ready } from '../../../src/main/core/sources/aim.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSightlineError, type SightlineError } from '../../../src/shared/errors.ts';
 import { createAndroidSource, type AndroidSource } from '../../../src/main/core/sources/android/androidSource.ts';
@@ -38,7 +39,7 @@ async function frameOf(d: FakeAdbDevice): Promise<StoredFrame<AndroidFrameState>
 }
 
 const tree = async (d: FakeAdbDevice) => source.tree.uiTree(`android:${d.serial}`, await frameOf(d), { maxNodes: 500, signal: signal() });
-const act = (a: SourceAction, after?: AfterMode) => source.input.perform(a, signal(), after ? { after } : undefined);
+const act = (a: SourceAction, after?: AfterMode) => source.input.perform(ready(a, after), signal());
 const click = (d: FakeAdbDevice, aim: { node?: string; point?: { x: number; y: number }; frame?: StoredFrame<AndroidFrameState> }, after?: AfterMode) =>
   act({ kind: 'click', target: `android:${d.serial}`, button: 'left', clicks: 1, modifiers: [], ...aim }, after);
 const dumps = (d: FakeAdbDevice): number => d.services.filter((s) => s.includes('uiautomator dump')).length;

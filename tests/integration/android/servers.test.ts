@@ -2,6 +2,7 @@
  * `android.servers`: phones behind another adb server (a lab machine, a device farm) are listed and
  * driven like local ones. Two real adb servers on 127.0.0.1, fake devices on each.
  */
+import { ready } from '../../../src/main/core/sources/aim.ts';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createAndroidSource, type AndroidSource } from '../../../src/main/core/sources/android/androidSource.ts';
 import { freePort, signal, startAdb, type AdbHarness } from './harness.ts';
@@ -36,8 +37,8 @@ it('lists and drives devices of both servers; ids name the other server', async 
 
   const cap = await source.screen.capture(farId, opts);
   expect(cap).toMatchObject({ target: farId, sourceSize: { width: 720, height: 1600 } });
-  await source.input.perform({ kind: 'click', target: farId, point: { x: 360, y: 800 }, button: 'left', clicks: 1, modifiers: [] }, signal());
-  await source.input.perform({ kind: 'android:launch_app', target: farId, params: { package: 'com.example.notes' } }, signal());
+  await source.input.perform(ready({ kind: 'click', target: farId, point: { x: 360, y: 800 }, button: 'left', clicks: 1, modifiers: [] }), signal());
+  await source.apps.launch(ready({ kind: 'launch_app' as const, target: farId, params: { package: 'com.example.notes', wait: true } }), signal());
   expect(far.inputs).toEqual([{ kind: 'tap', x: 360, y: 800 }]);
   expect(far.apps.started.map((s) => s.resolved)).toEqual(['com.example.notes/.NotesActivity']);
   expect([local.inputs, local.apps.started]).toEqual([[], []]);
@@ -60,7 +61,7 @@ it('a phone attached to both servers is listed once; its other id still drives i
   await h2.waitForState(d.serial, 'device');
   const targets = await source.screen.listTargets(signal());
   expect(targets.map((t) => [t.id, t.details?.alsoAs])).toEqual([[`android:${d.serial}`, [`android:${remote}/${d.serial}`]]]);
-  await source.input.perform({ kind: 'click', target: `android:${remote}/${d.serial}`, point: { x: 10, y: 20 }, button: 'left', clicks: 1, modifiers: [] }, signal());
+  await source.input.perform(ready({ kind: 'click', target: `android:${remote}/${d.serial}`, point: { x: 10, y: 20 }, button: 'left', clicks: 1, modifiers: [] }), signal());
   expect(d.inputs).toEqual([{ kind: 'tap', x: 10, y: 20 }]);
 });
 

@@ -4,6 +4,7 @@
  * current box, and every action says what it hit, what received the text, whether the page
  * navigated, a dialog opened or the title changed, and which region changed.
  */
+import { ready } from '../../../src/main/core/sources/aim.ts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { imageToSource, sourceToImage } from '../../../src/main/core/image/mapping.ts';
@@ -94,7 +95,7 @@ describe('nodes are handles to elements, not cached boxes', () => {
     const node = await nodeNamed(c, frame, 'Button 7');
     const other = createBrowserSource({ settings: { endpoint: c.chrome.endpoint, headless: true }, dataDir: c.dataDir });
     try {
-      const d = await other.input.perform({ kind: 'click', target: c.target, node, button: 'left', clicks: 1, modifiers: [] }, signal);
+      const d = await other.input.perform(ready({ kind: 'click', target: c.target, node, button: 'left', clicks: 1, modifiers: [] }), signal);
       expect(d.outcome?.hit).toMatchObject({ name: 'Button 7', node });
       expect(await clicked()).toEqual(['b7']);
     } finally {
@@ -169,7 +170,7 @@ describe('type_text says where the text went', () => {
     // A key that opens a dialog stops the typing: nothing lands after the answer.
     const bang = await act(c, { kind: 'type_text', target: c.target, node: await nodeNamed(c, frame, 'Bang', 'textbox'), text: 'ab!cd' });
     expect(bang.outcome?.dialog).toEqual({ type: 'alert', message: 'Bang!' });
-    await act(c, { kind: 'browser:handle_dialog', target: c.target, params: { accept: true } });
+    await act(c, { kind: 'handle_dialog', target: c.target, params: { accept: true } });
     expect(await c.page.$eval('#bang', (el) => (el as unknown as { value: string }).value)).toBe('ab!');
 
     await c.page.focus('#editor');
@@ -207,7 +208,7 @@ describe('actions report their outcome', () => {
     expect(blocked.message).toMatch(/alert dialog is open/);
     expect(blocked.hint).toMatch(/handle_dialog/);
 
-    const h = await act(c, { kind: 'browser:handle_dialog', target: c.target, params: { accept: true } });
+    const h = await act(c, { kind: 'handle_dialog', target: c.target, params: { accept: true } });
     expect(h.note).toMatch(/accepted the alert "Saved!"/);
     expect(await clicked()).toEqual(['alert-closed']);
     expect((await c.source.screen.listTargets(signal)).find((x) => x.id === c.target)?.state).not.toBe('dialog');
@@ -217,15 +218,15 @@ describe('actions report their outcome', () => {
     const { frame } = await capture(c);
     const d = await click(c, { frame, point: await seen(frame, '#confirm') });
     expect(d.outcome?.dialog).toEqual({ type: 'confirm', message: 'Delete everything?' });
-    const h = await act(c, { kind: 'browser:handle_dialog', target: c.target, params: { accept: false } });
+    const h = await act(c, { kind: 'handle_dialog', target: c.target, params: { accept: false } });
     expect(await evalIn(c, 'window.state.confirmed')).toBe(false);
     expect(h.outcome?.changed).toBeDefined();
 
     const p = await click(c, { frame, point: await seen(frame, '#prompt') });
     expect(p.outcome?.dialog).toEqual({ type: 'prompt', message: 'Your age?', defaultPrompt: '30' });
-    await act(c, { kind: 'browser:handle_dialog', target: c.target, params: { accept: true, promptText: '42' } });
+    await act(c, { kind: 'handle_dialog', target: c.target, params: { accept: true, promptText: '42' } });
     expect(await evalIn(c, 'window.state.prompted')).toBe('42');
-    const none = await failure(act(c, { kind: 'browser:handle_dialog', target: c.target, params: { accept: true } }));
+    const none = await failure(act(c, { kind: 'handle_dialog', target: c.target, params: { accept: true } }));
     expect(none.code).toBe('INVALID_ARGUMENT');
   });
 

@@ -2,13 +2,16 @@
  * The browser source behind the real core: frames stored in the catalog, actions through the
  * one action gate (frame resolution, staleness, point checks, image → source mapping).
  */
+import { actTool } from '../../support/actTool.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
+import { z } from 'zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../src/main/core/index.ts';
 import { sourceToImage } from '../../../src/main/core/image/mapping.ts';
+import { navigateKind } from '../../../src/main/core/sources/browser/kinds.ts';
 import { createBrowserSource } from '../../../src/main/core/sources/browser/browserSource.ts';
 import { isSightlineError } from '../../../src/shared/errors.ts';
 import type { Rect } from '../../../src/shared/frame.ts';
@@ -60,6 +63,28 @@ async function box(selector: string): Promise<Rect> {
 const state = async <T>(expr: string): Promise<T> => (await page.evaluate(expr)) as T;
 
 describe('through the core (DPR 2)', () => {
+  it('checks the frame and clicks under one lock: a navigation started in between never turns the click into a click on the next page', async () => {
+    const { frame } = await core.frames.capture({ target, signal });
+    const b = await box('#counter');
+    const p = sourceToImage(frame, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
+    const navigate = z.object(navigateKind.input).parse({ target, url: srv.url('trap.html') });
+    // Both calls start together, the navigation from another agent that never captured the tab
+    // (so it checks no frame). The click is first in line for the tab: when its frame was checked
+    // under one lock and the click performed under another, the navigation slipped in between and
+    // the click landed on the trap.
+    const otherAgent = { id: 'other', latest: () => undefined, remember: () => undefined };
+    const [click, nav] = await Promise.allSettled([
+      actTool(core, 'click', { target, x: Math.round(p.x), y: Math.round(p.y) }, { signal }),
+      core.actions.act(navigateKind, navigate, { signal, session: otherAgent }),
+    ]);
+    expect(nav.status).toBe('fulfilled');
+    expect(page.url()).toBe(srv.url('trap.html'));
+    expect(await state<number | undefined>('window.trapClicks')).toBeUndefined();
+    // The click either landed on the button it was aimed at, or was refused as stale.
+    if (click.status === 'fulfilled') expect(click.value.hit).toMatchObject({ name: expect.stringMatching(/^Clicked/) });
+    else expect(click.reason).toMatchObject({ code: 'FRAME_STALE' });
+  });
+
   it('captures, then clicks in the image coordinates of the frame and of a crop', async () => {
     const { frame } = await core.frames.capture({ target, signal });
     expect(frame.image).toEqual({ width: 1000, height: 625 });
@@ -67,7 +92,7 @@ describe('through the core (DPR 2)', () => {
 
     const counter = await box('#counter');
     const p = sourceToImage(frame, { x: counter.x + counter.width / 2, y: counter.y + counter.height / 2 });
-    const res = await core.actions.act({ tool: 'click', target, x: Math.round(p.x), y: Math.round(p.y) }, { signal });
+    const res = await actTool(core, 'click', { target, x: Math.round(p.x), y: Math.round(p.y) }, { signal });
     expect(res.frameRef).toBe(frame.ref);
     expect(await state<number>('window.state.counter')).toBe(1);
 
@@ -78,7 +103,7 @@ describe('through the core (DPR 2)', () => {
     const q = sourceToImage(crop, { x: toggle.x + toggle.width / 2, y: toggle.y + toggle.height / 2 });
     expect(q.x).toBeGreaterThan(0);
     expect(q.x).toBeLessThan(crop.image.width);
-    await core.actions.act({ tool: 'click', ref: crop.ref, x: Math.round(q.x), y: Math.round(q.y) }, { signal });
+    await actTool(core, 'click', { ref: crop.ref, x: Math.round(q.x), y: Math.round(q.y) }, { signal });
     expect(await state<boolean>('window.state.toggle')).toBe(true);
   });
 
@@ -86,18 +111,18 @@ describe('through the core (DPR 2)', () => {
     await core.frames.capture({ target, signal });
     const tree = await core.frames.uiTree({ target, maxNodes: 300, signal });
     const counter = tree.nodes.find((n) => n.name === 'Clicked 0')!;
-    await core.actions.act({ tool: 'click', target, node: counter.id }, { signal });
+    await actTool(core, 'click', { target, node: counter.id }, { signal });
     expect(await state<number>('window.state.counter')).toBe(1);
 
     const far = tree.nodes.find((n) => n.name === 'Far button')!;
     expect(far.inViewport).toBe(false);
-    await core.actions.act({ tool: 'scroll_into_view', target, node: far.id }, { signal });
+    await actTool(core, 'scroll_into_view', { target, node: far.id }, { signal });
     await core.frames.capture({ target, signal });
     const after = await core.frames.uiTree({ target, maxNodes: 20, query: 'far button', signal });
-    await core.actions.act({ tool: 'click', target, node: after.nodes[0]!.id }, { signal });
+    await actTool(core, 'click', { target, node: after.nodes[0]!.id }, { signal });
     expect(await state<number>('window.state.far')).toBe(1);
 
-    const outside = await core.actions.act({ tool: 'click', target, x: 1000, y: 10 }, { signal }).catch((e: unknown) => e);
+    const outside = await actTool(core, 'click', { target, x: 1000, y: 10 }, { signal }).catch((e: unknown) => e);
     expect(isSightlineError(outside) && outside.code).toBe('POINT_OUTSIDE_FRAME');
   });
 
@@ -105,11 +130,11 @@ describe('through the core (DPR 2)', () => {
     const { frame } = await core.frames.capture({ target, signal });
     const text = await box('#text');
     const p = sourceToImage(frame, { x: text.x + 20, y: text.y + text.height / 2 });
-    await core.actions.act({ tool: 'type_text', target, x: Math.round(p.x), y: Math.round(p.y), text: '!@#$%^&*()_+{}|:"<>?`~ héllo 世界' }, { signal });
+    await actTool(core, 'type_text', { target, x: Math.round(p.x), y: Math.round(p.y), text: '!@#$%^&*()_+{}|:"<>?`~ héllo 世界' }, { signal });
     expect(await page.$eval('#text', (el) => (el as unknown as { value: string }).value)).toBe('!@#$%^&*()_+{}|:"<>?`~ héllo 世界');
 
     await page.goto(srv.url('other.html'));
-    const stale = await core.actions.act({ tool: 'click', ref: frame.ref, x: 10, y: 10 }, { signal }).catch((e: unknown) => e);
+    const stale = await actTool(core, 'click', { ref: frame.ref, x: 10, y: 10 }, { signal }).catch((e: unknown) => e);
     expect(isSightlineError(stale) && stale.code).toBe('FRAME_STALE');
   });
 });

@@ -3,6 +3,7 @@
  * third behind a proxy that wants an access-token header on /json/version and on the WebSocket
  * upgrade (as browserless or a gateway in front of a grid does). All on 127.0.0.1.
  */
+import { ready } from '../../../src/main/core/sources/aim.ts';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -107,20 +108,20 @@ describe('browser.endpoints', () => {
     const again = (await source.screen.listTargets(signal)).find((t) => t.id === onFarm.id);
     expect(again?.details).toMatchObject({ endpoint: 'farm', viewport: { width: expect.any(Number) } });
     const tree = await source.tree.uiTree(onFarm.id, { ref: 'x', source: 'browser', target: onFarm.id, capturedAt: '', image: { width: 1, height: 1 }, sourceSize: cap.sourceSize, origin: { x: 0, y: 0 }, scale: 1, state: cap.state }, { maxNodes: 50, query: 'Clicked 0', signal });
-    const d = await source.input.perform({ kind: 'click', target: onFarm.id, node: tree[0]!.id, button: 'left', clicks: 1, modifiers: [] }, signal);
+    const d = await source.input.perform(ready({ kind: 'click', target: onFarm.id, node: tree[0]!.id, button: 'left', clicks: 1, modifiers: [] }), signal);
     expect(d.outcome?.hit).toMatchObject({ name: 'Clicked 0' });
 
     const name = (await source.text.readText(onSecure.id, signal)).find((i) => i.text === 'Send');
     expect(name?.node).toBeTruthy();
-    const typed = await source.input.perform({ kind: 'type_text', target: onSecure.id, node: (await source.text.readText(onSecure.id, signal)).find((i) => i.text === 'Name')!.node!, text: 'Remote' }, signal);
+    const typed = await source.input.perform(ready({ kind: 'type_text', target: onSecure.id, node: (await source.text.readText(onSecure.id, signal)).find((i) => i.text === 'Name')!.node!, text: 'Remote' }), signal);
     expect(typed.outcome?.received).toMatchObject({ role: 'textbox', name: 'Name', value: 'Remote', valueMatches: true });
   });
 
   it('opens a tab on a named endpoint, and says which endpoint an unknown id names', async () => {
-    const opened = await source.input.perform({ kind: 'browser:tabs', target: 'browser:farm/', params: { action: 'new', url: srv.url('other.html') } }, signal);
+    const opened = await source.input.perform(ready({ kind: 'tabs', target: 'browser:farm/', params: { action: 'new', url: srv.url('other.html') } }), signal);
     expect(opened.target).toMatch(/^browser:farm\/[A-F0-9]+$/);
     expect((await source.screen.listTargets(signal)).some((t) => t.id === opened.target)).toBe(true);
-    await source.input.perform({ kind: 'browser:tabs', target: String(opened.target), params: { action: 'close' } }, signal);
+    await source.input.perform(ready({ kind: 'tabs', target: String(opened.target), params: { action: 'close' } }), signal);
 
     const unknown = await failure(source.screen.capture('browser:nosuch/ABCDEF', defaults));
     expect(unknown.code).toBe('TAB_NOT_FOUND');

@@ -3,6 +3,7 @@
  * source connected to it, the test's own CDP client (the "driver") to read page state, and frames
  * built the way the core stores them.
  */
+import { ready } from '../../../src/main/core/sources/aim.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,13 +11,17 @@ import type { Browser, Page } from 'puppeteer-core';
 import { expect } from 'vitest';
 import { createBrowserSource, type BrowserSource, type BrowserSourceOptions } from '../../../src/main/core/sources/browser/browserSource.ts';
 import type { BrowserFrameState } from '../../../src/main/core/sources/browser/frameState.ts';
-import type { ActionDetails, CaptureOptions, CapturedImage, PerformOptions, SourceAction, StoredFrame } from '../../../src/main/core/sources/source.ts';
+import type { ActionDetails, AfterMode, CaptureOptions, CapturedImage, SourceAction, StoredFrame } from '../../../src/main/core/sources/source.ts';
+import type { BrowserModuleAction } from '../../../src/main/core/sources/browser/kinds.ts';
 import { SightlineError } from '../../../src/shared/errors.ts';
 import type { Point, Rect } from '../../../src/shared/frame.ts';
 import { connectDriver, driverPage, resizeViewport, serveFixtures, startChromium, type FixtureServer, type RunningChromium } from '../../fixtures/browser/harness.ts';
 
 export type Frame = StoredFrame<BrowserFrameState>;
-export type Action = SourceAction<BrowserFrameState>;
+export type Action = SourceAction<BrowserFrameState> | BrowserModuleAction;
+export interface PerformOptions {
+  after?: AfterMode;
+}
 export const signal = new AbortController().signal;
 export const defaults: CaptureOptions = { maxDimension: 1000, format: 'jpeg', quality: 70, raw: false, signal };
 
@@ -82,7 +87,7 @@ export async function capture(c: Ctx, opts: Partial<CaptureOptions> = {}): Promi
 }
 
 export function act(c: Ctx, a: Action, options?: PerformOptions): Promise<ActionDetails> {
-  return c.source.input.perform(a, signal, options);
+  return c.source.input.perform(ready(a, options?.after), signal);
 }
 
 export function click(c: Ctx, aim: { frame?: Frame; point?: Point; node?: string }, options?: PerformOptions): Promise<ActionDetails> {

@@ -2,6 +2,7 @@
  * Losing the browser and finding it again, and Sightline's own launch path, with real
  * Chromium processes that the tests kill and restart.
  */
+import { ready } from '../../../src/main/core/sources/aim.ts';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,7 +126,7 @@ describe('launching', () => {
     expect((await source.screen.listTargets(signal)).map((t) => t.id)).toContain(target);
     const cap = await source.screen.capture(target, defaults);
     expect(cap.encoded!.data.length).toBeGreaterThan(0);
-    await source.input.perform({ kind: 'press_key', target, key: 'Tab' }, signal);
+    await source.input.perform(ready({ kind: 'press_key', target, key: 'Tab' }), signal);
 
     await source.dispose!();
     const answered = await fetch(`http://127.0.0.1:${port}/json/version`).then(

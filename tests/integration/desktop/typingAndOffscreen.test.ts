@@ -5,6 +5,7 @@
  * off the desktop captured by its visible part and clicked through that frame's mapping,
  * and focusing without xdotool.
  */
+import { ready } from '../../../src/main/core/sources/aim.ts';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Point } from '../../../src/shared/frame.ts';
@@ -67,7 +68,7 @@ describe('desktop source, direct: exact typing, off-screen windows, focus withou
     const f = stored(c, 600);
     const done = app.next((e) => e.event === 'text' && e.value === text, 30_000);
     // The field spans 60–85 % of the window's height.
-    const details = await source.input.perform({ kind: 'type_text', target, frame: f, point: toSource(f, { x: 300, y: f.image.height * 0.72 }), text }, signal);
+    const details = await source.input.perform(ready({ kind: 'type_text', target, frame: f, point: toSource(f, { x: 300, y: f.image.height * 0.72 }), text }), signal);
     expect(details).toBeDefined();
     expect((await done).value).toBe(text);
     // The bindings made for typing are undone: the keymap is as it was.
@@ -94,10 +95,10 @@ describe('desktop source, direct: exact typing, off-screen windows, focus withou
     // Aim at image (150, 20): in the window that is (150 × scale + visible offset) from its left edge.
     const click = app.next((e) => e.event === 'click');
     const p = toSource(f, { x: 150, y: 20 });
-    await source.input.perform({ kind: 'click', target, frame: f, point: p, button: 'left', clicks: 1, modifiers: [] }, signal);
+    await source.input.perform(ready({ kind: 'click', target, frame: f, point: p, button: 'left', clicks: 1, modifiers: [] }), signal);
     expect(await click).toMatchObject({ button: 1, x: Math.round(p.x - listed!.x), y: Math.round(p.y - listed!.y) });
     // A point of the window that is off the desktop is refused, never clicked at the screen edge.
-    await expect(source.input.perform({ kind: 'click', target, point: { x: listed!.x + 10, y: listed!.y + 100 }, button: 'left', clicks: 1, modifiers: [] }, signal)).rejects.toMatchObject({ code: 'POINT_OUTSIDE_FRAME' });
+    await expect(source.input.perform(ready({ kind: 'click', target, point: { x: listed!.x + 10, y: listed!.y + 100 }, button: 'left', clicks: 1, modifiers: [] }), signal)).rejects.toMatchObject({ code: 'POINT_OUTSIDE_FRAME' });
   });
 
   it('raises a covered window with nut-js when xdotool is not installed', async () => {
@@ -108,7 +109,7 @@ describe('desktop source, direct: exact typing, off-screen windows, focus withou
       const listed = async (): Promise<boolean | undefined> => (await noXdotool.screen.listTargets(signal)).find((t) => t.id === target)?.focused;
       for (let i = 0; i < 40 && (await listed()); i++) await new Promise((r) => setTimeout(r, 50));
       expect(await listed()).toBe(false);
-      const details = await noXdotool.input.perform({ kind: 'focus_window', target }, signal);
+      const details = await noXdotool.input.perform(ready({ kind: 'focus_window', target }), signal);
       expect(details.note).toMatch(/nut-js/);
       expect(await listed()).toBe(true);
       // Its health says what the missing tool costs.

@@ -1,6 +1,7 @@
 /** The fake source itself: N generated 800×500 screens that record the clicks they receive. */
 import sharp from 'sharp';
 import { z } from 'zod';
+import { settle } from '../../../src/main/core/sources/aim.ts';
 import { SightlineError } from '../../../src/shared/errors.ts';
 import type { TargetInfo } from '../../../src/shared/frame.ts';
 import type { InputPort, ScreenPort, Source, SourceAction } from '../../../src/main/core/sources/source.ts';
@@ -42,7 +43,8 @@ export function createFakeSource(settings: z.output<typeof fakeSettings>): FakeS
     },
     input: {
       actions: ['click'],
-      perform: async (action) => {
+      perform: async (pending) => {
+        const action = await settle(pending, async () => ({}));
         index(action.target);
         received.push(action);
         return { note: 'recorded by the fake source' };

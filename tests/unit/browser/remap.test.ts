@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cdpTargetId, remoteWs, splitTabId, tabTargetId, versionUrl } from '../../../src/main/core/sources/browser/detect.ts';
 import { regionClip, remapNote, toFramePoint, toFrameRect, type BrowserFrameState } from '../../../src/main/core/sources/browser/frameState.ts';
-import { normaliseUrl } from '../../../src/main/core/sources/browser/navigation.ts';
+import { normaliseUrl } from '../../../src/main/core/sources/browser/urls.ts';
 
 const state = (over: Partial<BrowserFrameState> = {}): BrowserFrameState => ({
   loaderId: 'L',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ready } from '../../../src/main/core/sources/aim.ts';
 import { desktopHealth, displayServer } from '../../../src/main/core/sources/desktop/environment.ts';
 import { keyName, parseCombo } from '../../../src/main/core/sources/desktop/keys.ts';
 import { createDesktopSource } from '../../../src/main/core/sources/desktop/desktopSource.ts';
@@ -53,7 +54,7 @@ describe('desktop health per platform', () => {
   });
   it('refuses input on macOS without Accessibility, and capture on Wayland, with codes', async () => {
     const mac = createDesktopSource({ settings: {}, platform: 'darwin', env: {}, permissions: () => ({ screenRecording: 'granted', accessibility: 'denied' }) });
-    await expect(mac.input.perform({ kind: 'press_key', target: 'desktop:window:1', key: 'Enter' }, new AbortController().signal)).rejects.toMatchObject({ code: 'PERMISSION_DENIED', hint: expect.stringMatching(/Accessibility/) });
+    await expect(mac.input.perform(ready({ kind: 'press_key', target: 'desktop:window:1', key: 'Enter' }), new AbortController().signal)).rejects.toMatchObject({ code: 'PERMISSION_DENIED', hint: expect.stringMatching(/Accessibility/) });
     const macNoCapture = createDesktopSource({ settings: {}, platform: 'darwin', env: {}, permissions: () => ({ screenRecording: 'denied' }) });
     await expect(macNoCapture.screen.listTargets(new AbortController().signal)).rejects.toMatchObject({ code: 'PERMISSION_DENIED', hint: expect.stringMatching(/Screen Recording/) });
     const wayland = createDesktopSource({ settings: {}, platform: 'linux', env: { WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland' } });

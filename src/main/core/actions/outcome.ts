@@ -7,10 +7,9 @@
 import { isSightlineError } from '../../../shared/errors.ts';
 import type { Rect } from '../../../shared/frame.ts';
 import type { FrameRecord } from '../catalog/types.ts';
-import type { FrameService } from '../frames/frameService.ts';
 import { changedRegion } from '../image/diff.ts';
 import { rectSourceToImage } from '../image/mapping.ts';
-import type { ActionResult, Session } from '../ports.ts';
+import type { ActionResult, FramesPort, Session } from '../ports.ts';
 import type { ActionOutcome, AfterMode } from '../sources/source.ts';
 
 export interface AfterImage {
@@ -27,7 +26,7 @@ export interface OutcomeInput {
   target: string;
   /** The frame the action was read in, when it still describes the target. */
   fresh: FrameRecord | undefined;
-  frames: FrameService;
+  frames: Pick<FramesPort, 'capture' | 'crop' | 'read'>;
   session: Session | undefined;
   signal: AbortSignal;
 }
@@ -74,7 +73,7 @@ export async function reportOutcome(o: OutcomeInput): Promise<{ fields: Partial<
   }
 }
 
-type Captured = Awaited<ReturnType<FrameService['capture']>>;
+type Captured = Awaited<ReturnType<FramesPort['capture']>>;
 
 function reason(e: unknown): string {
   return isSightlineError(e) ? `${e.code}: ${e.message.replace(/\.$/, '')}` : String(e);

@@ -6,8 +6,18 @@ import { SightlineError } from '../../../shared/errors.ts';
 import type { TargetInfo } from '../../../shared/frame.ts';
 import type { AllowBy } from '../ports.ts';
 import type { SourceRegistry } from '../sources/registry.ts';
-import { screenOf } from '../sources/registry.ts';
+import { portOf } from '../sources/aim.ts';
 import type { Source } from '../sources/source.ts';
+
+/** A paused or read-only Sightline sends no input at all (checked before anything is touched). */
+export function admitInput(input: { paused: boolean; readOnly: boolean }): void {
+  if (input.paused) {
+    throw new SightlineError('INPUT_PAUSED', 'Agent input is paused by the user.', 'Wait for the user to resume input (tray menu or dashboard); do not retry in a loop.');
+  }
+  if (input.readOnly) {
+    throw new SightlineError('READ_ONLY', 'Sightline is in read-only mode: no input is sent.', 'The user can turn off input.readOnly in settings.');
+  }
+}
 
 export async function checkAllowlist(sources: SourceRegistry, allow: readonly string[], source: Source, target: string, signal: AbortSignal, by?: AllowBy): Promise<void> {
   if (allow.length === 0 || (by && 'none' in by)) return;
@@ -20,7 +30,7 @@ export async function checkAllowlist(sources: SourceRegistry, allow: readonly st
     if (!allowed([by.as])) refuse(by.as);
     return;
   }
-  const targets = await screenOf(source).listTargets(signal);
+  const targets = await portOf(source, 'screen').listTargets(signal);
   const info = targets.find((t) => t.id === target);
   if (!info) throw new SightlineError('TARGET_NOT_FOUND', `${target} is gone.`, 'Call list_targets.');
   const names = allowNames(sources, info);

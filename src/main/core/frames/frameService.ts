@@ -13,7 +13,8 @@ import { fitMapping } from '../image/mapping.ts';
 import { fitAndEncode, sniffFormat, type ImageInput } from '../image/pipeline.ts';
 import type { CaptureOutcome, CaptureParams, CropParams, FramesPort, Session, UiTreeParams } from '../ports.ts';
 import type { SettingsStore } from '../settings/store.ts';
-import { screenOf, treeOf, type SourceRegistry } from '../sources/registry.ts';
+import { portOf } from '../sources/aim.ts';
+import type { SourceRegistry } from '../sources/registry.ts';
 import type { BusySignal } from '../util/busy.ts';
 import { InFlight } from '../util/inFlight.ts';
 import { toLocalIso } from '../util/time.ts';
@@ -97,7 +98,7 @@ export class FrameService implements FramesPort {
     const { catalog, sources } = this.#d;
     const { fit, format, quality, raw } = q;
     const source = await sources.forTarget(q.target, 'screen');
-    const captured = await screenOf(source).capture(q.target, {
+    const captured = await portOf(source, 'screen').capture(q.target, {
       maxDimension: fit.maxDimension,
       maxPixels: fit.maxPixels,
       format,
@@ -230,9 +231,9 @@ export class FrameService implements FramesPort {
   /** The target's UI tree, bounds in image pixels of its latest frame (captured now if there is none). */
   async uiTree(p: UiTreeParams): Promise<{ frameRef: string; nodes: UiNode[] }> {
     const source = await this.#d.sources.forTarget(p.target, 'tree');
-    const screen = screenOf(source);
+    const screen = portOf(source, 'screen');
     const frame = this.latest(p.target, p.session) ?? (await this.capture({ target: p.target, signal: p.signal, session: p.session })).frame;
-    const raw = await treeOf(source).uiTree(p.target, decodeFrame(screen, frame), { maxNodes: p.maxNodes, query: p.query, signal: p.signal });
+    const raw = await portOf(source, 'tree').uiTree(p.target, decodeFrame(screen, frame), { maxNodes: p.maxNodes, query: p.query, signal: p.signal });
     return { frameRef: frame.ref, nodes: toImageNodes(frame, raw) };
   }
 

@@ -11,7 +11,7 @@ import type { FindTextParams, FindTextResult, FoundText, ScreenTextPort, ScreenT
 import type { SourceRegistry } from '../sources/registry.ts';
 import type { TextItem } from '../sources/source.ts';
 import { rectSourceToImage } from '../image/mapping.ts';
-import { screenOf } from '../sources/registry.ts';
+import { portOf } from '../sources/aim.ts';
 import { matchItem } from '../text/items.ts';
 import { findText } from '../text/match.ts';
 import type { OcrPort } from '../text/ocr.ts';
@@ -88,7 +88,7 @@ export class ScreenText implements ScreenTextPort {
     const latest = this.#frames.latest(target, session);
     if (latest) {
       try {
-        const screen = screenOf(await this.#sources.forTarget(target, 'screen'));
+        const screen = portOf(await this.#sources.forTarget(target), 'screen');
         const check = await screen.checkFrame(decodeFrame(screen, latest), signal);
         if (!check.shift || (check.shift.x === 0 && check.shift.y === 0)) return latest;
       } catch {

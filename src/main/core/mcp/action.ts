@@ -1,15 +1,48 @@
-/** How an action tool answers: one line of what was done, where and with what outcome; the result as structured content. */
+/**
+ * Action tools are made from action kinds: the kind's input is the tool's, the gate runs it, and
+ * the answer is one line of what was done, where and with what outcome (plus the tool's own
+ * facts), with the result as structured content.
+ */
 import { describeOutcome } from '../actions/describe.ts';
-import type { ActionRequest, ActionResult } from '../ports.ts';
+import type { ActionKind, ActionResult, ArgsOf } from '../ports.ts';
 import type { ToolResponse } from './response.ts';
-import type { ToolContext } from './tool.ts';
+import { actionOutput } from './schemas.ts';
+import { defineTool, type AnyTool, type ToolAnnotations, type ToolContext } from './tool.ts';
+import type { z } from 'zod';
 
-export async function runAction(ctx: ToolContext, req: ActionRequest, res: ToolResponse): Promise<ActionResult> {
-  const r = await ctx.actions.act(req, { client: ctx.client, signal: ctx.signal, session: ctx.session, ...(ctx.run ? { run: ctx.run } : {}) });
+export const actionHints = { destructiveHint: true, openWorldHint: true } as const;
+
+export interface ActionToolMeta<S extends z.ZodRawShape> {
+  title: string;
+  description: string;
+  annotations?: ToolAnnotations;
+  /** One more line of the tool's own facts, from the source's details (e.g. the page navigated to). */
+  answer?(details: Record<string, unknown>, args: ArgsOf<S>): string | undefined;
+}
+
+/** The MCP tool of an action kind. */
+export function actionTool<S extends z.ZodRawShape, A>(kind: ActionKind<S, A>, meta: ActionToolMeta<S>): AnyTool {
+  return defineTool({
+    name: kind.name,
+    title: meta.title,
+    description: meta.description,
+    input: kind.input,
+    output: actionOutput,
+    annotations: meta.annotations ?? actionHints,
+    async handle(ctx, args, res) {
+      const r = await runAction(ctx, kind, args, res);
+      const line = meta.answer?.(r.details ?? {}, args);
+      if (line) res.text(line);
+    },
+  }) as unknown as AnyTool;
+}
+
+export async function runAction<S extends z.ZodRawShape, A>(ctx: ToolContext, kind: ActionKind<S, A>, args: ArgsOf<S>, res: ToolResponse): Promise<ActionResult> {
+  const r = await ctx.actions.act(kind, args, { client: ctx.client, signal: ctx.signal, session: ctx.session, ...(ctx.run ? { run: ctx.run } : {}) });
   const { afterImage, ...result } = r;
   const where = r.imagePoint && r.sourcePoint ? ` at image (${r.imagePoint.x}, ${r.imagePoint.y}) of frame ${r.frameRef ?? '?'} → source (${round(r.sourcePoint.x)}, ${round(r.sourcePoint.y)})` : r.sourcePoint ? ` at source (${round(r.sourcePoint.x)}, ${round(r.sourcePoint.y)})` : '';
   const said = describeOutcome(r);
-  res.text(`${req.tool} on ${r.target}${where}: ok${r.note ? ` (${r.note})` : ''}.${said ? ` ${said}.` : ''}${(r.warnings ?? []).map((w) => `\nWarning: ${w}`).join('')}`);
+  res.text(`${kind.name} on ${r.target}${where}: ok${r.note ? ` (${r.note})` : ''}.${said ? ` ${said}.` : ''}${(r.warnings ?? []).map((w) => `\nWarning: ${w}`).join('')}`);
   if (afterImage) {
     res.image(afterImage.data, afterImage.format, ['user', 'assistant'], 0.8);
     res.text(`The image shows frame ${afterImage.ref} (${afterImage.width}×${afterImage.height}), captured after the action; act in its pixels with ref "${afterImage.ref}".`);
@@ -19,5 +52,3 @@ export async function runAction(ctx: ToolContext, req: ActionRequest, res: ToolR
 }
 
 const round = (n: number): number => Math.round(n * 100) / 100;
-
-export const actionHints = { destructiveHint: true, openWorldHint: true } as const;

@@ -1,27 +1,83 @@
 /**
  * Tools several source modules offer (each lists the same object in its `tools`): listed while
- * any of those sources is, once. The core's own tools (every source's) are in tools/.
+ * any of those sources is, once. Their actions go to whichever source owns the target, through
+ * the port the kind names (input, apps, orientation), so a second device source offers them by
+ * implementing the port. The core's own tools (every source's) are in tools/.
  */
 import { z } from 'zod';
-import { actionHints, runAction } from './action.ts';
-import { actionOutput, nodeField } from './schemas.ts';
-import { defineTool } from './tool.ts';
+import { installApkKind, launchAppKind, openUrlKind, setOrientationKind, stopAppKind, deviceField } from '../actions/deviceKinds.ts';
+import { focusWindowKind, scrollIntoViewKind, swipeKind } from '../actions/kinds.ts';
+import { actionHints, actionTool } from './action.ts';
+import { defineTool, type AnyTool } from './tool.ts';
 
 /** Sources whose UI trees scroll (browser pages, Android lists). */
-export const scrollIntoViewTool = defineTool({
-  name: 'scroll_into_view',
+export const scrollIntoViewTool = actionTool(scrollIntoViewKind, {
   title: 'Scroll an element into view',
   description: 'Scroll a node from get_ui_tree into view (a browser page, an Android list), aligned as asked; capture again afterwards to see it. Acting on a node already scrolls it into view: use this to look, not before a click.',
-  input: {
-    target: z.string().min(1).max(512).describe('A browser tab or Android device id from list_targets.'),
-    node: nodeField.describe('A node id from get_ui_tree.'),
-    block: z.enum(['start', 'center', 'end', 'nearest']).optional().describe('Vertical alignment (default center; browser).'),
-    inline: z.enum(['start', 'center', 'end', 'nearest']).optional().describe('Horizontal alignment (default nearest; browser).'),
-  },
-  output: actionOutput,
   annotations: { ...actionHints, destructiveHint: false },
+});
+
+/** Sources with windows to raise. */
+export const focusWindowTool = actionTool(focusWindowKind, {
+  title: 'Focus a window',
+  description: 'Raise and focus a desktop window; falls back to clicking a safe point inside it and says which was done.',
+  annotations: { ...actionHints, destructiveHint: false },
+});
+
+/** Touch screens. */
+export const swipeTool = actionTool(swipeKind, {
+  title: 'Swipe',
+  description: 'Swipe from x, y to toX, toY (image pixels of the latest capture or of ref) over durationMs.',
+});
+
+const listApps = defineTool({
+  name: 'list_apps',
+  title: 'List apps',
+  description: 'Installed apps of a device by package name: the ones the user installed, or all with system: true; filter keeps names containing it.',
+  input: {
+    target: deviceField,
+    system: z.boolean().default(false).describe('Also list the apps that came with the device (default false: user apps only).'),
+    filter: z.string().min(1).max(255).optional().describe('Keep packages whose name contains this (case-insensitive).'),
+  },
+  output: z.object({ target: z.string(), apps: z.array(z.object({ package: z.string(), system: z.boolean() })), count: z.number() }),
+  annotations: { readOnlyHint: true, openWorldHint: true },
   async handle(ctx, args, res) {
-    await runAction(ctx, { tool: 'scroll_into_view', ...args }, res);
+    const apps = await ctx.sources.port(args.target, 'apps');
+    const list = await apps.list(args.target, { system: args.system, ...(args.filter ? { filter: args.filter } : {}) }, ctx.signal);
+    const shown = list.slice(0, 60).map((a) => a.package).join(', ');
+    res.text(`${list.length} ${args.system ? '' : 'user '}app${list.length === 1 ? '' : 's'} on ${args.target}${list.length ? `: ${shown}${list.length > 60 ? ', …' : ''}` : ''}.`);
+    res.structured({ target: args.target, apps: list, count: list.length });
   },
 });
 
+const launchApp = actionTool(launchAppKind, {
+  title: 'Launch app',
+  description: 'Start an app by package name the way the home screen does (its launcher activity); a running app comes back as it was. Says which activity is in front after.',
+  annotations: { ...actionHints, destructiveHint: false },
+});
+
+const stopApp = actionTool(stopAppKind, {
+  title: 'Stop app',
+  description: 'Force-stop an app: its processes end; it starts fresh next time.',
+});
+
+const openUrl = actionTool(openUrlKind, {
+  title: 'Open URL on a device',
+  description: 'Open a URL or deep link on a device, in the app the device picks or in package. Says which app opened it, or that the device shows its chooser.',
+  annotations: { ...actionHints, destructiveHint: false },
+});
+
+const installApk = actionTool(installApkKind, {
+  title: 'Install APK',
+  description: 'Install (or update, keeping its data) an APK file of this computer on the device. The file must lie inside a folder of files.uploadRoots.',
+});
+
+const setOrientation = actionTool(setOrientationKind, {
+  title: 'Set orientation',
+  description: 'Turn the screen: portrait, landscape, reverse-portrait or reverse-landscape (auto-rotate off), or auto (follow the sensor). Reads the rotation back; frames captured before become stale. The current orientation is in list_targets details.',
+  annotations: { ...actionHints, destructiveHint: false, idempotentHint: true },
+});
+
+/** Tools of devices with apps (phones, tablets, emulators). */
+export const appTools: readonly AnyTool[] = [listApps, launchApp, stopApp, openUrl, installApk];
+export const orientationTool = setOrientation;

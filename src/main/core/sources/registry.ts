@@ -10,12 +10,12 @@ import type { SettingsValues } from '../../../shared/settings.ts';
 import type { SourceInfo } from '../../../shared/sources.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { SOURCE_NAME_PATTERN, type AnySourceModule, type SourceContext } from './module.ts';
-import type { BuiltinActionKind, HistoryPort, InputPort, ScreenPort, Source, TreePort } from './source.ts';
+import { portOf } from './aim.ts';
+import type { Capabilities, CapabilityName, HistoryPort, Source } from './source.ts';
 
 /** How long a failed health check is trusted before a call may try the source again. */
 const HEALTH_TRUST_MS = 5000;
 
-export type SourceNeed = 'screen' | 'tree' | BuiltinActionKind;
 
 export class SourceRegistry {
   readonly #modules = new Map<string, AnySourceModule>();
@@ -103,7 +103,7 @@ export class SourceRegistry {
   }
 
   /** The source behind a target, or an error that says why it is unreachable (archive, disabled, down). */
-  async forTarget(target: string, need?: SourceNeed): Promise<Source> {
+  async forTarget(target: string, need?: CapabilityName): Promise<Source> {
     const name = this.sourceOf(target);
     const m = this.#modules.get(name)!;
     if (m.kind === 'archive') {
@@ -116,23 +116,20 @@ export class SourceRegistry {
     if (health && !health.available) {
       throw new SightlineError('SOURCE_UNAVAILABLE', `The ${name} source is unavailable: ${health.reason ?? 'unknown reason'}.`, health.remediation ?? 'Check sightline://health.');
     }
-    if (need === 'screen') screenOf(source);
-    else if (need === 'tree') treeOf(source);
-    else if (need) inputFor(source, need);
+    if (need) portOf(source, need);
     return source;
   }
 
-  /** Every enabled live source (created now if needed); one that cannot start is left out. */
-  async live(): Promise<Source[]> {
-    const out = await Promise.all(this.names('live').filter((n) => this.isEnabled(n)).map((n) => this.get(n).catch(() => undefined)));
-    return out.filter((s): s is Source => s !== undefined);
+  /** A port of the source behind a target, or why it has none. */
+  async port<K extends CapabilityName>(target: string, name: K): Promise<Capabilities[K]> {
+    return portOf(await this.forTarget(target), name);
   }
 
   /** The history of an enabled archive, or undefined when `name` is not one. */
   async history(name: SourceName): Promise<HistoryPort | undefined> {
     const m = this.#modules.get(name);
     if (!m || m.kind !== 'archive' || !this.isEnabled(name)) return undefined;
-    return historyOf(await this.get(name));
+    return portOf(await this.get(name), 'history');
   }
 
   /** Run an action a source offers the human in Setup. */
@@ -232,31 +229,4 @@ export function sourceInfoOf(m: AnySourceModule): SourceInfo {
     actions: (m.actions ?? []).map(({ run: _run, ...a }) => a),
     ...(m.osPermissions ? { osPermissions: true } : {}),
   };
-}
-
-// ── capabilities ───────────────────────────────────────────────────────────────────────────
-
-export function screenOf(source: Source): ScreenPort {
-  if (!source.screen) throw new SightlineError('UNSUPPORTED', `The ${source.name} source cannot capture.`, 'Use list_targets to find a source that can.');
-  return source.screen;
-}
-
-export function treeOf(source: Source): TreePort {
-  if (!source.tree) throw new SightlineError('UNSUPPORTED', `The ${source.name} source has no UI tree.`, 'Capture the target and act in image pixels instead.');
-  return source.tree;
-}
-
-export function inputFor(source: Source, kind: BuiltinActionKind): InputPort {
-  const input = source.input;
-  if (!input || !input.actions.includes(kind)) {
-    const why = input?.unsupported?.[kind];
-    if (why) throw new SightlineError('UNSUPPORTED', why.message, why.hint);
-    throw new SightlineError('UNSUPPORTED', `${kind} is not supported by the ${source.name} source.`, `Supported: ${input?.actions.join(', ') || 'none'}.`);
-  }
-  return input;
-}
-
-export function historyOf(source: Source): HistoryPort {
-  if (!source.history) throw new SightlineError('UNSUPPORTED', `The ${source.name} source keeps no history.`, 'Use list_screenshots without a source.');
-  return source.history;
 }

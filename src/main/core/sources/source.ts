@@ -30,14 +30,18 @@ export interface Source {
   health(): Promise<SourceHealth>;
   /** Live targets: list, capture, judge a frame's staleness. */
   readonly screen?: ScreenPort;
-  /** Input actions on live targets. */
-  readonly input?: InputPort;
+  /** Input actions on live targets (a module's own kinds besides the built-in ones). */
+  readonly input?: InputPort<unknown, unknown>;
   /** A UI tree (DOM, uiautomator) of live targets. */
   readonly tree?: TreePort;
   /** Text on screen a source knows without OCR (DOM, UI tree): click and wait by text use it first. */
   readonly text?: TextPort;
   /** Network activity of a target (the browser): wait_for networkIdle. */
   readonly network?: NetworkPort;
+  /** Installed apps of a device: list, launch, stop, open a link, install. */
+  readonly apps?: AppsPort;
+  /** A device's screen orientation. */
+  readonly orientation?: OrientationPort;
   /** A read-only history of screenshots (an archive). */
   readonly history?: HistoryPort;
   dispose?(): Promise<void>;
@@ -128,20 +132,18 @@ export interface EncodedRegion {
 
 // ── input ──────────────────────────────────────────────────────────────────────────────────
 
-/** The actions the core's gate knows; a source may add its own kinds (see CustomAction). */
+/** The pointer and keyboard actions an input port may perform (a module's own kinds are its own). */
 export const ACTION_KINDS = ['click', 'type_text', 'press_key', 'scroll', 'swipe', 'focus_window', 'scroll_into_view', 'hover', 'drag'] as const;
 export type BuiltinActionKind = (typeof ACTION_KINDS)[number];
-export type ActionKind = BuiltinActionKind | (string & {});
 
 export type MouseButton = 'left' | 'right' | 'middle';
 export type Modifier = 'Shift' | 'Control' | 'Alt' | 'Meta';
 export type ScrollAlign = 'start' | 'center' | 'end' | 'nearest';
 
 /**
- * Where an action lands. The gate hands over a `point` in source space (mapped from the image
- * point the agent gave, and re-mapped when the target only moved), or a `node`: a UI-tree node id
- * the source finds again itself and acts on at its current place (scrolled into view first when
- * it is off screen). `text` is a text the source finds on screen (its tree first).
+ * Where an action lands, in source space: a `point` (mapped from the image point the agent gave,
+ * and re-mapped when the target only moved), or a `node`, a UI-tree node id the source finds
+ * again itself and acts on at its current place (scrolled into view first when off screen).
  */
 export interface Aim<State = unknown> {
   frame?: StoredFrame<State>;
@@ -149,37 +151,53 @@ export interface Aim<State = unknown> {
   node?: string;
 }
 
-/** What the gate hands a source after validation, mapping and the policy checks (points in source space). */
+/** A pointer or keyboard action as its source performs it (points and deltas in source space). */
 export type SourceAction<State = unknown> =
   | ({ kind: 'click'; target: string; button: MouseButton; clicks: number; modifiers: Modifier[]; holdMs?: number } & Aim<State>)
   | ({ kind: 'type_text'; target: string; text: string; /** Press Enter after typing. */ submit?: boolean; /** Replace the field's value. */ clear?: boolean } & Aim<State>)
   | { kind: 'press_key'; target: string; frame?: StoredFrame<State>; key: string }
-  /** Deltas in source units (the gate converts the agent's image pixels). */
+  /** Deltas in source units (mapped from the agent's image pixels). */
   | ({ kind: 'scroll'; target: string; deltaX: number; deltaY: number } & Aim<State>)
   | ({ kind: 'swipe'; target: string; to: Point; durationMs: number } & Aim<State>)
   | ({ kind: 'hover'; target: string } & Aim<State>)
   /** From the aim to `to` (a point in source space) or `toNode`; `holdMs` before moving (Android long-press drag). */
   | ({ kind: 'drag'; target: string; to?: Point; toNode?: string; durationMs: number; holdMs?: number } & Aim<State>)
   | { kind: 'focus_window'; target: string }
-  | { kind: 'scroll_into_view'; target: string; node: string; block: ScrollAlign; inline: ScrollAlign }
-  | CustomAction<State>;
+  | { kind: 'scroll_into_view'; target: string; node: string; block: ScrollAlign; inline: ScrollAlign };
 
-/** A source's own action (its module's tool names it): the gate checks policy and the target, then passes it on. */
-export interface CustomAction<State = unknown> {
-  kind: `${string}:${string}`;
+/** An action a source module defines itself (navigate, select_option, …), with its typed parameters. */
+export interface ModuleAction<K extends string = string, P = unknown, State = unknown> extends Aim<State> {
+  kind: K;
   target: string;
-  frame?: StoredFrame<State>;
-  point?: Point;
-  node?: string;
-  params: Record<string, unknown>;
+  params: P;
+}
+
+/** How a source judged an action's frame under its lock: fresh (maybe moved by `shift`), or stale. */
+export interface FrameJudgement extends FrameCheck {
+  /** The frame no longer shows the target; only allowed when it is not needed to aim. */
+  stale?: true;
+}
+
+/**
+ * An action as the gate hands it to a source: typed by its kind, but still in the agent's image
+ * space. The source, holding the target's lock, judges the frame (`ScreenPort.checkFrame`'s
+ * rules) and calls `resolve` with its judgement, which maps every point into source space
+ * (POINT_OUTSIDE_FRAME when one falls outside the image); then it acts, still under the lock, so
+ * nothing can move the target between the check and the act.
+ */
+export interface PendingAction<A = SourceAction> {
+  readonly kind: string;
+  readonly target: string;
+  /** The frame the agent's coordinates are read in (also where what changed is placed). */
+  readonly frame?: StoredFrame;
+  readonly after: AfterMode;
+  /** False when the frame only places what changed (a node or text aim): a stale one is no refusal then. */
+  readonly needsFreshFrame: boolean;
+  resolve(judged: FrameJudgement): A;
 }
 
 /** How much to report after an action: nothing, a summary (default), or a small image of what changed. */
 export type AfterMode = 'none' | 'summary' | 'image';
-
-export interface PerformOptions {
-  after: AfterMode;
-}
 
 /** An element as a source names it in an outcome. */
 export interface ElementRef {
@@ -227,12 +245,13 @@ export interface ActionDetails {
   [key: string]: unknown;
 }
 
-export interface InputPort<State = unknown> {
-  /** The built-in action kinds this source performs (custom kinds are its module's tools). */
+export interface InputPort<State = unknown, Own = never> {
+  /** The built-in action kinds this source performs (a module's own kinds are in its tools). */
   readonly actions: readonly BuiltinActionKind[];
   /** Why a built-in kind it does not perform makes no sense here, and what to do instead (the error's message and hint). */
   readonly unsupported?: Partial<Record<BuiltinActionKind, { message: string; hint: string }>>;
-  perform(action: SourceAction<State>, signal: AbortSignal, options?: PerformOptions): Promise<ActionDetails>;
+  /** One entry per action: take the target's lock, judge the frame, resolve, act. */
+  perform(action: PendingAction<SourceAction<State> | Own>, signal: AbortSignal): Promise<ActionDetails>;
 }
 
 // ── tree ───────────────────────────────────────────────────────────────────────────────────
@@ -285,6 +304,70 @@ export interface NetworkPort {
    */
   networkIdle(target: string, options: { idleMs: number; timeoutMs: number; signal: AbortSignal }): Promise<{ waitedMs: number }>;
 }
+
+// ── devices ────────────────────────────────────────────────────────────────────────────────
+
+export interface InstalledApp {
+  package: string;
+  system: boolean;
+}
+
+export interface LaunchParams {
+  package: string;
+  /** An activity of that package (".Main" or "package/full.Class"); default its launcher activity. */
+  activity?: string;
+  /** Wait until it has drawn its first frame. */
+  wait: boolean;
+}
+
+export interface OpenUrlParams {
+  url: string;
+  /** Open it in this app only. */
+  package?: string;
+  wait: boolean;
+}
+
+export interface InstallParams {
+  /** An absolute path on this computer (inside files.uploadRoots). */
+  path: string;
+  grantPermissions: boolean;
+  allowDowngrade: boolean;
+  allowTest: boolean;
+}
+
+/**
+ * Apps on a device. Anything that changes the device arrives through the action gate (pause,
+ * read-only, the allowlist, the log) as an action of the shared app tools; listing is read-only.
+ */
+export interface AppsPort {
+  list(target: string, options: { system?: boolean; filter?: string }, signal: AbortSignal): Promise<InstalledApp[]>;
+  launch(action: PendingAction<ModuleAction<'launch_app', LaunchParams>>, signal: AbortSignal): Promise<ActionDetails>;
+  stop(action: PendingAction<ModuleAction<'stop_app', { package: string }>>, signal: AbortSignal): Promise<ActionDetails>;
+  openUrl(action: PendingAction<ModuleAction<'open_url', OpenUrlParams>>, signal: AbortSignal): Promise<ActionDetails>;
+  install(action: PendingAction<ModuleAction<'install_apk', InstallParams>>, signal: AbortSignal): Promise<ActionDetails>;
+}
+
+export const ORIENTATION_VALUES = ['portrait', 'landscape', 'reverse-portrait', 'reverse-landscape', 'auto'] as const;
+export type OrientationValue = (typeof ORIENTATION_VALUES)[number];
+
+export interface OrientationPort {
+  setOrientation(action: PendingAction<ModuleAction<'set_orientation', { orientation: OrientationValue }>>, signal: AbortSignal): Promise<ActionDetails>;
+}
+
+// ── capabilities ───────────────────────────────────────────────────────────────────────────
+
+/** The optional ports by name, so a tool can ask a target's source for one without knowing which source it is. */
+export interface Capabilities {
+  screen: ScreenPort;
+  input: InputPort<unknown, unknown>;
+  tree: TreePort;
+  text: TextPort;
+  network: NetworkPort;
+  history: HistoryPort;
+  apps: AppsPort;
+  orientation: OrientationPort;
+}
+export type CapabilityName = keyof Capabilities;
 
 // ── history ────────────────────────────────────────────────────────────────────────────────
 

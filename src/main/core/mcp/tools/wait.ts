@@ -58,9 +58,8 @@ const waitFor = defineTool({
       return answer(res, { met: true, waitedMs: elapsed(), what: `${args.ms} ms` });
     }
     if (args.networkIdle) {
-      const source = await ctx.sources.forTarget(args.target);
-      if (!source.network) throw new SightlineError('UNSUPPORTED', `The ${source.name} source cannot tell network activity.`, 'Wait for text or a UI-tree query instead.');
-      await source.network.networkIdle(args.target, { idleMs: 500, timeoutMs: args.timeoutMs, signal: ctx.signal });
+      const network = await ctx.sources.port(args.target, 'network');
+      await network.networkIdle(args.target, { idleMs: 500, timeoutMs: args.timeoutMs, signal: ctx.signal });
       return answer(res, { met: true, waitedMs: elapsed(), what: 'network idle' });
     }
     const probe = makeProbe(ctx, args);

@@ -25,21 +25,24 @@ export interface AndroidSource extends Source {
   readonly input: AndroidInput;
   readonly tree: AndroidTree;
   readonly text: AndroidText;
-  /** Installed apps (read-only listing; changes go through `input.perform` as module actions). */
+  /** Apps (list, launch, stop, open a link, install) and orientation: the device ports of the shared tools. */
   readonly apps: AndroidApps;
+  readonly orientation: AndroidApps;
 }
 
 export function createAndroidSource(options: AndroidSourceOptions): AndroidSource {
   const devices = new AndroidDevices(options);
   const dumps = new DeviceDumps(devices);
   const apps = new AndroidApps(devices, options);
+  const screen = new AndroidScreen(devices);
   return {
     name: 'android',
-    screen: new AndroidScreen(devices),
-    input: new AndroidInput(devices, dumps, apps),
+    screen,
+    input: new AndroidInput(devices, dumps, screen),
     tree: new AndroidTree(devices, dumps),
     text: new AndroidText(devices, dumps),
     apps,
+    orientation: apps,
     health: () => health(devices),
     dispose: () => devices.dispose(),
   };

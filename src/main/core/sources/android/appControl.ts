@@ -5,12 +5,13 @@
  * module's tool; everything that changes the device arrives as a module action (`android:<verb>`)
  * through the core's action gate, so pause, read-only mode, the allowlist and the log apply.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SightlineError } from '../../../../shared/errors.ts';
 import { allowedFile } from '../../util/allowedFile.ts';
-import type { ActionDetails, CustomAction } from '../source.ts';
+import type { ActionDetails, AppsPort, InstallParams, LaunchParams, ModuleAction, OpenUrlParams, OrientationPort, OrientationValue, PendingAction } from '../source.ts';
 import {
   checkPackageName,
   deviceSaid,
@@ -36,7 +37,7 @@ import {
   type InstalledPackage,
 } from './apps.ts';
 import type { AndroidDevices, DeviceRef } from './devices.ts';
-import { ORIENTATIONS, ORIENTATION_SETTINGS_COMMAND, autoRotateCommand, checkOrientationApplied, naturalOf, orientationOf, parseOrientationSettings, setOrientationCommand, type Orientation } from './orientation.ts';
+import { ORIENTATION_SETTINGS_COMMAND, autoRotateCommand, checkOrientationApplied, naturalOf, orientationOf, parseOrientationSettings, setOrientationCommand } from './orientation.ts';
 import { FOCUS_COMMAND, parseForegroundActivity } from './parse.ts';
 import { ROTATION_DEG } from './screen.ts';
 
@@ -49,7 +50,7 @@ export interface AppsOptions {
   core?: () => { files: { uploadRoots: readonly string[] } };
 }
 
-export class AndroidApps {
+export class AndroidApps implements AppsPort, OrientationPort {
   readonly #d: AndroidDevices;
   readonly #core: AppsOptions['core'];
 
@@ -68,22 +69,36 @@ export class AndroidApps {
     return f ? all.filter((p) => p.package.toLowerCase().includes(f)) : all;
   }
 
-  async perform(ref: DeviceRef, action: CustomAction, signal: AbortSignal): Promise<ActionDetails> {
-    const p = action.params;
-    switch (action.kind) {
-      case 'android:launch_app':
-        return this.#d.exclusive(ref, signal, () => this.#launch(ref, str(p.package, 'package'), optStr(p.activity), p.wait !== false, signal));
-      case 'android:stop_app':
-        return this.#d.exclusive(ref, signal, () => this.#stop(ref, str(p.package, 'package'), signal));
-      case 'android:open_url':
-        return this.#d.exclusive(ref, signal, () => this.#openUrl(ref, str(p.url, 'url'), optStr(p.package), p.wait !== false, signal));
-      case 'android:install_apk':
-        return this.#install(ref, str(p.path, 'path'), { grantPermissions: p.grantPermissions === true, allowDowngrade: p.allowDowngrade === true, allowTest: p.allowTest === true }, signal);
-      case 'android:set_orientation':
-        return this.#d.exclusive(ref, signal, () => this.#orientation(ref, str(p.orientation, 'orientation'), signal));
-      default:
-        throw new SightlineError('UNSUPPORTED', `${action.kind} is not an Android action.`, 'Android actions: launch_app, stop_app, open_url, install_apk, set_orientation.');
-    }
+  // Each change runs under the device's lock, like every action on it; the gate has judged the
+  // allowlist, and these actions aim at no point, so there is no frame to map.
+  launch(action: PendingAction<ModuleAction<'launch_app', LaunchParams>>, signal: AbortSignal): Promise<ActionDetails> {
+    const { target, params: p } = action.resolve({});
+    const ref = this.#d.device(target);
+    return this.#d.exclusive(ref, signal, () => this.#launch(ref, p.package, p.activity, p.wait, signal));
+  }
+
+  stop(action: PendingAction<ModuleAction<'stop_app', { package: string }>>, signal: AbortSignal): Promise<ActionDetails> {
+    const { target, params: p } = action.resolve({});
+    const ref = this.#d.device(target);
+    return this.#d.exclusive(ref, signal, () => this.#stop(ref, p.package, signal));
+  }
+
+  openUrl(action: PendingAction<ModuleAction<'open_url', OpenUrlParams>>, signal: AbortSignal): Promise<ActionDetails> {
+    const { target, params: p } = action.resolve({});
+    const ref = this.#d.device(target);
+    return this.#d.exclusive(ref, signal, () => this.#openUrl(ref, p.url, p.package, p.wait, signal));
+  }
+
+  /** The file is read and pushed before the device's lock is taken: a large APK must not hold up captures. */
+  install(action: PendingAction<ModuleAction<'install_apk', InstallParams>>, signal: AbortSignal): Promise<ActionDetails> {
+    const { target, params: p } = action.resolve({});
+    return this.#install(this.#d.device(target), p.path, { grantPermissions: p.grantPermissions, allowDowngrade: p.allowDowngrade, allowTest: p.allowTest }, signal);
+  }
+
+  setOrientation(action: PendingAction<ModuleAction<'set_orientation', { orientation: OrientationValue }>>, signal: AbortSignal): Promise<ActionDetails> {
+    const { target, params: p } = action.resolve({});
+    const ref = this.#d.device(target);
+    return this.#d.exclusive(ref, signal, () => this.#orientation(ref, p.orientation, signal));
   }
 
   async #launch(ref: DeviceRef, pkg: string, activity: string | undefined, wait: boolean, signal: AbortSignal): Promise<ActionDetails> {
@@ -159,26 +174,23 @@ export class AndroidApps {
     return { note, file: name, bytes: size, ...(added.length ? { packages: added } : {}) };
   }
 
-  async #orientation(ref: DeviceRef, value: string, signal: AbortSignal): Promise<ActionDetails> {
+  async #orientation(ref: DeviceRef, value: OrientationValue, signal: AbortSignal): Promise<ActionDetails> {
     const display = await this.#d.display(ref, signal);
     const natural = naturalOf(display.natural);
     this.#d.touch(ref);
     if (value === 'auto') {
       checkQuiet(await this.#d.shell(ref, autoRotateCommand(true), signal, 'settings put'), 'settings put');
     } else {
-      if (!(ORIENTATIONS as readonly string[]).includes(value)) {
-        throw new SightlineError('INVALID_ARGUMENT', `orientation ${JSON.stringify(value)} is not one of ${[...ORIENTATIONS, 'auto'].join(', ')}.`, `Use one of ${[...ORIENTATIONS, 'auto'].join(', ')}.`);
-      }
-      checkQuiet(await this.#d.shell(ref, setOrientationCommand(value as Orientation, natural), signal, 'settings put'), 'settings put');
+      checkQuiet(await this.#d.shell(ref, setOrientationCommand(value, natural), signal, 'settings put'), 'settings put');
     }
     // WindowManager turns the screen a moment later (with its animation): read until it did, ≤ 2 s.
     let now = await this.#d.display(ref, signal);
     for (let i = 0; value !== 'auto' && i < 10 && now.rotation !== undefined && orientationOf(now.rotation, natural) !== value; i++) {
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
       now = await this.#d.display(ref, signal);
     }
     const settings = parseOrientationSettings(await this.#d.shell(ref, ORIENTATION_SETTINGS_COMMAND, signal, 'settings get'));
-    if (value !== 'auto') checkOrientationApplied(value as Orientation, now.rotation, natural);
+    if (value !== 'auto') checkOrientationApplied(value, now.rotation, natural);
     const shown = now.rotation === undefined ? undefined : orientationOf(now.rotation, natural);
     const deg = now.rotation === undefined ? 'unknown' : ROTATION_DEG[now.rotation];
     return {
@@ -213,13 +225,4 @@ function startFacts(r: AmStartResult): Record<string, unknown> {
 function checkQuiet(out: string, command: string): void {
   const said = deviceSaid(out);
   if (said) throw new SightlineError(/SecurityException|Permission/.test(said) ? 'PERMISSION_DENIED' : 'INTERNAL', `${command} failed: ${said}`, 'Some devices lock rotation settings (a managed device, or an app in kiosk mode).');
-}
-
-function str(v: unknown, field: string): string {
-  if (typeof v !== 'string' || !v) throw new SightlineError('INVALID_ARGUMENT', `"${field}" is required.`, `Give ${field} as a string.`);
-  return v;
-}
-
-function optStr(v: unknown): string | undefined {
-  return typeof v === 'string' && v ? v : undefined;
 }

@@ -5,6 +5,7 @@
  * lock per device, readiness, and the screen geometry that staleness checks compare. The screen,
  * input and tree ports all work through this, naming devices by DeviceRef (server + serial).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { Mutex } from 'async-mutex';
@@ -268,7 +269,7 @@ export class AndroidDevices {
         const code = gone.code === 'TARGET_NOT_FOUND' ? 'DEVICE_OFFLINE' : gone.code;
         return new SightlineError(code, `${ref.id} disconnected during the operation (${(e as Error).message}).`, gone.hint ?? OFFLINE_HINT);
       }
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
     return fallback((e as Error).message);
   }

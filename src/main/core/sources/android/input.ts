@@ -4,12 +4,13 @@
  * (nodeAim.ts), each checked for its exit status and error output, and reporting what it can tell
  * cheaply (outcome.ts): the node a tap hit, the field that received text and its value read back
  * (typing.ts), whether the keyboard came or went. `after: 'none'` skips every read that is not
- * needed to act. The module's own actions (`android:<verb>`) go to appControl.ts.
+ * needed to act. Each action judges its frame, resolves and acts under the device's lock.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
 import type { Point } from '../../../../shared/frame.ts';
-import type { ActionDetails, ActionOutcome, AfterMode, Aim, CustomAction, InputPort, PerformOptions, SourceAction } from '../source.ts';
-import type { AndroidApps } from './appControl.ts';
+import { settle } from '../aim.ts';
+import type { ActionDetails, ActionOutcome, AfterMode, Aim, InputPort, PendingAction, SourceAction, StoredFrame } from '../source.ts';
 import type { AndroidDevices, DeviceRef } from './devices.ts';
 import type { DeviceDumps } from './dumps.ts';
 import { dragCommand, dragMethod, longPressCommand, motionCommand, swipeCommand, tapCommand, type DragMethod } from './gestures.ts';
@@ -17,7 +18,7 @@ import { IME_COMMAND, isEditableClass, parseImeState, type ImeState } from './im
 import { parseKeys } from './keys.ts';
 import { NodeAims, type Aimed } from './nodeAim.ts';
 import { dumpForFrame, elementRef, hitAt, joinNotes, keyboardNote } from './outcome.ts';
-import type { AndroidFrameState } from './screen.ts';
+import type { AndroidFrameState, AndroidScreen } from './screen.ts';
 import { runInput } from './shellInput.ts';
 import { typeText } from './typing.ts';
 
@@ -30,23 +31,23 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
   };
   readonly #d: AndroidDevices;
   readonly #dumps: DeviceDumps;
-  readonly #apps: AndroidApps;
+  readonly #screen: AndroidScreen;
   readonly #aims: NodeAims;
   /** Devices whose `input` turned out to lack `motionevent` (older than its SDK says, or trimmed). */
   readonly #noMotionEvent = new Set<string>();
 
-  constructor(devices: AndroidDevices, dumps: DeviceDumps, apps: AndroidApps) {
+  constructor(devices: AndroidDevices, dumps: DeviceDumps, screen: AndroidScreen) {
     this.#d = devices;
     this.#dumps = dumps;
-    this.#apps = apps;
+    this.#screen = screen;
     this.#aims = new NodeAims(dumps, (ref, from, to, signal) => this.#scrollSwipe(ref, from, to, signal));
   }
 
-  async perform(action: Action, signal: AbortSignal, options?: PerformOptions): Promise<ActionDetails> {
-    const ref = this.#d.device(action.target);
-    const after: AfterMode = options?.after ?? 'summary';
-    if (isCustom(action)) return this.#apps.perform(ref, action, signal);
+  async perform(pending: PendingAction<Action>, signal: AbortSignal): Promise<ActionDetails> {
+    const ref = this.#d.device(pending.target);
+    const after = pending.after;
     return this.#d.exclusive(ref, signal, async () => {
+      const action = await settle(pending, (frame) => this.#screen.checkFrame(frame as StoredFrame<AndroidFrameState>, signal));
       switch (action.kind) {
         case 'click':
           return this.#click(ref, action, after, signal);
@@ -159,7 +160,7 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
     if (after === 'none' || !before) return details;
     let now = await this.#ime(ref, signal);
     for (let i = 0; editable && now.shown === before.shown && i < 3; i++) {
-      await new Promise((r) => setTimeout(r, 150));
+      await sleep(150);
       now = await this.#ime(ref, signal);
     }
     const outcome: ActionOutcome = { ...details.outcome, ...(now.shown !== undefined ? { keyboardShown: now.shown } : {}) };
@@ -190,10 +191,6 @@ function pickDrag(sdk: number | undefined, holdMs: number | undefined, motionEve
   const m = dragMethod(sdk, holdMs, motionEventWorks);
   if (typeof m === 'object') throw new SightlineError('UNSUPPORTED', m.unsupported, 'Drag without holdMs (a plain swipe), or use a newer device.');
   return m;
-}
-
-function isCustom(a: Action): a is CustomAction<AndroidFrameState> {
-  return a.kind.includes(':');
 }
 
 function scrolledNote(a: Pick<Aimed, 'scrolls' | 'node'>): string {

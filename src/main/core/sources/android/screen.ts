@@ -3,6 +3,7 @@
  * (`screencap -p` over `exec:`, kept as the native original) and judge whether a frame still
  * describes the screen (size and rotation, read again before every action).
  */
+import { frameStale } from '../aim.ts';
 import { z } from 'zod';
 import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
 import type { TargetInfo } from '../../../../shared/frame.ts';
@@ -165,5 +166,5 @@ export function assertFresh(frame: StoredFrame<AndroidFrameState>, display: Disp
 }
 
 export function staleError(frame: StoredFrame, why: string): SightlineError {
-  return new SightlineError('FRAME_STALE', `${why} since frame ${frame.ref}.`, `Capture ${frame.target} again and use the new image's coordinates.`, { ref: frame.ref });
+  return frameStale(frame, `${why} since it was taken`);
 }

@@ -6,9 +6,10 @@
  */
 import { SightlineError } from '../../../../shared/errors.ts';
 import { allowedFile } from '../../util/allowedFile.ts';
-import type { ActionDetails, CustomAction } from '../source.ts';
+import type { ActionDetails } from '../source.ts';
 import { aimAt, aimOf, type AimAt } from './aiming.ts';
-import { toFramePoint, type BrowserFrameState } from './frameState.ts';
+import { toFramePoint } from './frameState.ts';
+import type { BrowserModuleAction } from './kinds.ts';
 import { observe, type ObserveContext } from './outcome.ts';
 import {
   CHECK_CLICK_FN,
@@ -30,28 +31,28 @@ export interface FormDeps {
   uploadRoots(): readonly string[];
 }
 
-export const FORM_KINDS = ['browser:select_option', 'browser:set_checked', 'browser:upload_file'] as const;
+export type FormAction = Extract<BrowserModuleAction, { kind: 'select_option' | 'set_checked' | 'upload_file' }>;
+type Form<K extends FormAction['kind']> = Extract<FormAction, { kind: K }>;
 
-type Custom = CustomAction<BrowserFrameState>;
+export function isFormAction(a: { kind: string }): a is FormAction {
+  return a.kind === 'select_option' || a.kind === 'set_checked' || a.kind === 'upload_file';
+}
 
-export async function performForm(ctx: ObserveContext, a: Custom, deps: FormDeps): Promise<ActionDetails> {
+export async function performForm(ctx: ObserveContext, a: FormAction, deps: FormDeps): Promise<ActionDetails> {
   switch (a.kind) {
-    case 'browser:select_option':
+    case 'select_option':
       return selectOption(ctx, a);
-    case 'browser:set_checked':
+    case 'set_checked':
       return setChecked(ctx, a);
-    case 'browser:upload_file':
+    case 'upload_file':
       return uploadFile(ctx, a, deps);
-    default:
-      throw new SightlineError('UNSUPPORTED', `${a.kind} is not an action of the browser source.`, 'Use the browser tools listed by tools/list.');
   }
 }
 
-/** The aim of a form action: the gate's node (given, or found by text), else its point; `params.node` too. */
-function formAim(a: Custom): AimAt {
-  const node = a.node ?? (typeof a.params.node === 'string' ? a.params.node : undefined);
-  const aim = aimOf({ node, point: a.point });
-  if (!aim) throw new SightlineError('INVALID_ARGUMENT', `${a.kind.slice('browser:'.length)} needs a node or x, y.`, 'Give the control as node (from get_ui_tree) or x, y in image pixels of the frame.');
+/** The aim of a form action: its node (given, or found by text), else its point. */
+function formAim(a: FormAction): AimAt {
+  const aim = aimOf(a);
+  if (!aim) throw new SightlineError('INVALID_ARGUMENT', `${a.kind} needs a node or x, y.`, 'Give the control as node (from get_ui_tree) or x, y in image pixels of the frame.');
   return aim;
 }
 
@@ -60,21 +61,12 @@ function controlAim(aim: AimAt, points: { x: number; y: number }[]): ControlAim 
   return aim.node !== undefined ? { node: aim.node } : { point: points[0]! };
 }
 
-function strings(v: unknown, name: string): string[] | undefined {
-  if (v === undefined) return undefined;
-  const list = Array.isArray(v) ? v : [v];
-  if (list.length === 0 || !list.every((x): x is string => typeof x === 'string')) throw new SightlineError('INVALID_ARGUMENT', `"${name}" must be a string or a non-empty list of strings.`, `Give e.g. ${name}: "Blue" or ${name}: ["S", "L"].`);
-  return list;
-}
-
 function named(el: PageElement | undefined): string {
   return el ? `${el.role}${el.name ? ` "${el.name}"` : ''}` : 'nothing';
 }
 
-async function selectOption(ctx: ObserveContext, a: Custom): Promise<ActionDetails> {
-  const values = strings(a.params.value, 'value');
-  const labels = strings(a.params.label, 'label');
-  if ((values === undefined) === (labels === undefined)) throw new SightlineError('INVALID_ARGUMENT', 'Give "value" or "label" (one of them).', 'label is the text shown in the list; value is the option\'s value attribute.');
+async function selectOption(ctx: ObserveContext, a: Form<'select_option'>): Promise<ActionDetails> {
+  const { value: values, label: labels } = a.params;
   const aim = formAim(a);
   const pre = await aimAt(ctx.tabs, ctx.tab, { frame: ctx.frame, from: aim, hit: true, observe: ctx.after !== 'none' });
   const wanted = values ?? labels!;
@@ -103,9 +95,8 @@ async function selectOption(ctx: ObserveContext, a: Custom): Promise<ActionDetai
   return { selected, changed: r?.changed ?? false, point: toFramePoint(pre.points[0]!, pre.scroll, ctx.frame), outcome };
 }
 
-async function setChecked(ctx: ObserveContext, a: Custom): Promise<ActionDetails> {
+async function setChecked(ctx: ObserveContext, a: Form<'set_checked'>): Promise<ActionDetails> {
   const want = a.params.checked;
-  if (typeof want !== 'boolean') throw new SightlineError('INVALID_ARGUMENT', '"checked" must be true or false.', 'Give checked: true to check it, false to uncheck it.');
   const { tabs, tab } = ctx;
   const aim = formAim(a);
   const pre = await aimAt(tabs, tab, { frame: ctx.frame, from: aim, hit: true, observe: ctx.after !== 'none' });
@@ -136,9 +127,8 @@ async function setChecked(ctx: ObserveContext, a: Custom): Promise<ActionDetails
   return { checked: now ?? undefined, how, point: toFramePoint(info.clickAt ?? pre.points[0]!, pre.scroll, ctx.frame), outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
 
-async function uploadFile(ctx: ObserveContext, a: Custom, deps: FormDeps): Promise<ActionDetails> {
-  const paths = strings(a.params.paths ?? a.params.path, 'paths');
-  if (!paths) throw new SightlineError('INVALID_ARGUMENT', 'upload_file needs "paths" (absolute paths of files).', 'Give paths: ["/absolute/path/file.pdf"] inside a folder of files.uploadRoots.');
+async function uploadFile(ctx: ObserveContext, a: Form<'upload_file'>, deps: FormDeps): Promise<ActionDetails> {
+  const { paths } = a.params;
   // Every file must lie inside files.uploadRoots, after symlinks: checked before the page is touched.
   const real = await Promise.all(paths.map((p) => allowedFile(p, deps.uploadRoots(), 'upload')));
   const { tabs, tab } = ctx;

@@ -5,16 +5,20 @@
  * what was hit, what received the text, navigation, dialog, title, the changed region). The
  * module's own actions (forms, navigation, dialogs) are in forms.ts and navigation.ts.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { Point } from '../../../../shared/frame.ts';
-import type { ActionDetails, ActionOutcome, AfterMode, CustomAction, InputPort, PerformOptions, SourceAction, StoredFrame } from '../source.ts';
+import { settle } from '../aim.ts';
+import type { ActionDetails, ActionOutcome, AfterMode, InputPort, PendingAction, SourceAction, StoredFrame } from '../source.ts';
 import { aimAt, aimOf, NODE_HINT, type AimAt, type Aimed } from './aiming.ts';
-import { performForm, type FormDeps } from './forms.ts';
+import { isFormAction, performForm, type FormDeps } from './forms.ts';
 import { toFramePoint, type BrowserFrameState } from './frameState.ts';
 import type { BrowserFleet } from './fleet.ts';
 import { parseKeyCombo } from './keys.ts';
-import { performNavigation } from './navigation.ts';
+import type { BrowserModuleAction } from './kinds.ts';
+import { isPageAction, performNavigation } from './navigation.ts';
+import { judgeFrame } from './screen.ts';
 import { observe, type ObserveContext } from './outcome.ts';
 import { FIELD_FN, SCROLL_INTO_VIEW_FN, SELECT_ALL_FN, type FocusInfo } from './pageActions.ts';
 import type { PageElement } from './pageScripts.ts';
@@ -32,7 +36,7 @@ type CdpCall = (method: string, params?: Record<string, unknown>) => Promise<unk
 
 const BUILTIN = ['click', 'type_text', 'press_key', 'scroll', 'scroll_into_view', 'hover', 'drag'] as const;
 
-export class BrowserInput implements InputPort<BrowserFrameState> {
+export class BrowserInput implements InputPort<BrowserFrameState, BrowserModuleAction> {
   readonly actions = BUILTIN;
   readonly #fleet: BrowserFleet;
   readonly #forms: FormDeps;
@@ -42,27 +46,21 @@ export class BrowserInput implements InputPort<BrowserFrameState> {
     this.#forms = forms;
   }
 
-  async perform(action: Action, signal: AbortSignal, options?: PerformOptions): Promise<ActionDetails> {
-    const after: AfterMode = options?.after ?? 'summary';
-    if (action.kind.startsWith('browser:')) {
-      const custom = action as CustomAction<BrowserFrameState>;
-      const nav = await performNavigation(this.#fleet, custom, signal);
-      if (nav) return nav;
-      return this.#fleet.forTarget(custom.target).withTab(custom.target, signal, 'action', (tab) => performForm(this.#ctx(custom.target, tab, after, signal, custom.frame), custom, this.#forms));
-    }
-    if (!(BUILTIN as readonly string[]).includes(action.kind)) {
-      throw new SightlineError('UNSUPPORTED', `${action.kind} is not supported by the browser source.`, `Use ${BUILTIN.join(', ')}.`);
-    }
-    // Bad input is refused before anything is touched.
-    if (action.kind === 'type_text') checkText(action.text, action.clear === true);
-    const combo = action.kind === 'press_key' ? parseKeyCombo(action.key) : undefined;
-    if (action.kind === 'click') checkClick(action.clicks, action.button, action.modifiers);
-    if (action.kind === 'scroll' && (!Number.isFinite(action.deltaX) || !Number.isFinite(action.deltaY))) throw new SightlineError('INVALID_ARGUMENT', 'deltaX and deltaY must be numbers.', 'Give deltas in image pixels of the frame, e.g. deltaY: 300.');
-
-    const sessions = this.#fleet.forTarget(action.target);
-    return sessions.withTab(action.target, signal, 'action', async (tab) => {
-      const frame = 'frame' in action ? action.frame : undefined;
-      const ctx = this.#ctx(action.target, tab, after, signal, frame);
+  async perform(pending: PendingAction<Action | BrowserModuleAction>, signal: AbortSignal): Promise<ActionDetails> {
+    const after = pending.after;
+    if (isPageAction(pending.kind)) return performNavigation(this.#fleet, pending as PendingAction<Extract<BrowserModuleAction, { kind: 'navigate' | 'tabs' | 'handle_dialog' }>>, signal);
+    const sessions = this.#fleet.forTarget(pending.target);
+    // One lock from the frame's check to the last event: a scroll or navigation by another call
+    // cannot come between the point's mapping and the click.
+    return sessions.withTab(pending.target, signal, 'action', async (tab) => {
+      const settled = await settle(pending, (frame) => judgeFrame(sessions, tab, frame as StoredFrame<BrowserFrameState>));
+      const frame = 'frame' in settled ? (settled.frame as StoredFrame<BrowserFrameState> | undefined) : undefined;
+      const ctx = this.#ctx(settled.target, tab, after, signal, frame);
+      if (isFormAction(settled)) return performForm(ctx, settled, this.#forms);
+      // Page-level actions were performed above; what is left is a pointer or keyboard action.
+      const action = settled as Action;
+      if (action.kind === 'type_text') checkText(action.text, action.clear === true);
+      const combo = action.kind === 'press_key' ? parseKeyCombo(action.key) : undefined;
       await tab.watch.trackNetwork().catch(() => undefined);
       const page = await sessions.page(tab);
       const summary = after !== 'none';
@@ -232,14 +230,6 @@ function checkText(text: string, clear: boolean): void {
   }
 }
 
-function checkClick(clicks: number, button: string, modifiers: readonly string[]): void {
-  if (!Number.isInteger(clicks) || clicks < 1 || clicks > 3) throw new SightlineError('INVALID_ARGUMENT', `clicks must be 1, 2 or 3 (got ${clicks}).`, 'Use 2 for a double click.');
-  if (!['left', 'right', 'middle'].includes(button)) throw new SightlineError('INVALID_ARGUMENT', `Unknown mouse button "${button}".`, 'Use left, right or middle.');
-  for (const m of modifiers) {
-    if (!['Shift', 'Control', 'Alt', 'Meta'].includes(m)) throw new SightlineError('INVALID_ARGUMENT', `Unknown modifier "${m}".`, 'Use Shift, Control, Alt or Meta.');
-  }
-}
-
 /** Hold modifier keys around an input; they are released even when it fails. */
 async function holding(page: Page, modifiers: readonly string[], act: () => Promise<void>): Promise<void> {
   const held: string[] = [];
@@ -253,8 +243,6 @@ async function holding(page: Page, modifiers: readonly string[], act: () => Prom
     for (const m of held.reverse()) await page.keyboard.up(m as 'Shift').catch(() => undefined);
   }
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Type exactly `text`. Short text goes key by key through puppeteer's keyboard (pages see

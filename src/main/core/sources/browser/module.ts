@@ -2,7 +2,7 @@
 import { scrollIntoViewTool } from '../../mcp/sharedTools.ts';
 import { defineSource } from '../module.ts';
 import type { BrowserSource } from './browserSource.ts';
-import { hostOf } from './navigation.ts';
+import { hostOf } from './urls.ts';
 import { browserSettings } from './settings.ts';
 import { browserTools } from './tools.ts';
 

@@ -5,77 +5,37 @@
  */
 import type { Page } from 'puppeteer-core';
 import { SightlineError } from '../../../../shared/errors.ts';
-import type { ActionDetails, ActionOutcome, CustomAction } from '../source.ts';
+import type { ActionDetails, ActionOutcome, PendingAction } from '../source.ts';
 import type { BrowserFleet } from './fleet.ts';
-import type { BrowserFrameState } from './frameState.ts';
+import type { BrowserModuleAction, NavigateParams, WaitUntil } from './kinds.ts';
 import { dialogOf, finishPending } from './outcome.ts';
 import type { Tab } from './tabs.ts';
 
-type Custom = CustomAction<BrowserFrameState>;
+type PageAction = Extract<BrowserModuleAction, { kind: 'navigate' | 'tabs' | 'handle_dialog' }>;
 
-export const NAV_KINDS = ['browser:navigate', 'browser:tabs', 'browser:handle_dialog'] as const;
-const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle', 'commit'] as const;
-type WaitUntil = (typeof WAIT_UNTIL)[number];
 const DEFAULT_TIMEOUT_MS = 15_000;
 
-/** Perform a page-level action; undefined when `a` is not one (a form action). */
-export async function performNavigation(fleet: BrowserFleet, a: Custom, signal: AbortSignal): Promise<ActionDetails | undefined> {
+export function isPageAction(kind: string): kind is PageAction['kind'] {
+  return kind === 'navigate' || kind === 'tabs' || kind === 'handle_dialog';
+}
+
+/** Perform a page-level action. None aims at a point of a frame, so there is nothing to map. */
+export async function performNavigation(fleet: BrowserFleet, pending: PendingAction<PageAction>, signal: AbortSignal): Promise<ActionDetails> {
+  const a = pending.resolve({});
   switch (a.kind) {
-    case 'browser:navigate': {
-      const sessions = fleet.forTarget(a.target);
-      return sessions.withTab(a.target, signal, 'action', (tab) => navigate(tab, a.params, signal));
-    }
-    case 'browser:tabs':
+    case 'navigate':
+      return fleet.forTarget(a.target).withTab(a.target, signal, 'action', (tab) => navigate(tab, a.params, signal));
+    case 'tabs':
       return tabsAction(fleet, a, signal);
-    case 'browser:handle_dialog':
+    case 'handle_dialog':
       return fleet.forTarget(a.target).withTab(a.target, signal, 'dialog', (tab) => handleDialog(tab, a.params));
-    default:
-      return undefined;
   }
 }
 
-/** A URL to open: a bare host gets https://; script URLs are refused. */
-/** A URL's host (with its port), as the allowlist names pages; undefined for none (about:blank, data:) or no URL. */
-export function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).host || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function normaliseUrl(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new SightlineError('INVALID_ARGUMENT', '"url" must be a non-empty string.', 'Give a URL such as https://example.com/path.');
-  let s = raw.trim();
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(s)) s = `https://${s}`;
-  let u: URL;
-  try {
-    u = new URL(s);
-  } catch {
-    throw new SightlineError('INVALID_ARGUMENT', `"${raw}" is not a URL.`, 'Give a full URL such as https://example.com/path.');
-  }
-  if (u.protocol === 'javascript:') throw new SightlineError('INVALID_ARGUMENT', 'javascript: URLs are not opened.', 'Navigate to a page; act on it with the other tools.');
-  return u.toString();
-}
-
-function waitUntilOf(v: unknown): WaitUntil {
-  if (v === undefined) return 'load';
-  if (typeof v === 'string' && (WAIT_UNTIL as readonly string[]).includes(v)) return v as WaitUntil;
-  throw new SightlineError('INVALID_ARGUMENT', `waitUntil must be one of ${WAIT_UNTIL.join(', ')}.`, 'Leave it out to wait for the load event.');
-}
-
-function timeoutOf(v: unknown): number {
-  if (v === undefined) return DEFAULT_TIMEOUT_MS;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 120_000) throw new SightlineError('INVALID_ARGUMENT', 'timeoutMs must be between 0 and 120000.', 'Leave it out for 15000 ms.');
-  return v;
-}
-
-async function navigate(tab: Tab, params: Record<string, unknown>, signal: AbortSignal): Promise<ActionDetails> {
+async function navigate(tab: Tab, params: NavigateParams, signal: AbortSignal): Promise<ActionDetails> {
   const action = params.action;
-  if (params.url !== undefined && action !== undefined) throw new SightlineError('INVALID_ARGUMENT', 'Give "url" or "action", not both.', 'url opens a page; action moves in the history or reloads.');
-  if (params.url === undefined && action === undefined) throw new SightlineError('INVALID_ARGUMENT', 'navigate needs "url", or "action" back, forward or reload.', 'Give url: "https://…" or action: "back".');
-  const waitUntil = waitUntilOf(params.waitUntil);
-  const timeoutMs = timeoutOf(params.timeoutMs);
+  const waitUntil: WaitUntil = params.waitUntil ?? 'load';
+  const timeoutMs = params.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const w = tab.watch;
   await w.trackNetwork().catch(() => undefined);
   const mark = w.mark();
@@ -83,16 +43,16 @@ async function navigate(tab: Tab, params: Record<string, unknown>, signal: Abort
   let loadError: string | undefined;
   const start = async (): Promise<void> => {
     if (params.url !== undefined) {
-      const r = await tab.session.send('Page.navigate', { url: normaliseUrl(params.url) });
+      const r = await tab.session.send('Page.navigate', { url: params.url });
       if (r.errorText) loadError = r.errorText;
     } else if (action === 'reload') {
-      await tab.session.send('Page.reload', { ignoreCache: params.ignoreCache === true });
+      await tab.session.send('Page.reload', { ignoreCache: false });
     } else if (action === 'back' || action === 'forward') {
       const h = await tab.session.send('Page.getNavigationHistory');
       const entry = h.entries[h.currentIndex + (action === 'back' ? -1 : 1)];
       if (!entry) throw new SightlineError('INVALID_ARGUMENT', `There is no page to go ${action} to in this tab's history.`, action === 'back' ? 'Navigate to a URL instead.' : 'Go back first, or navigate to a URL.');
       await tab.session.send('Page.navigateToHistoryEntry', { entryId: entry.id });
-    } else throw new SightlineError('INVALID_ARGUMENT', `Unknown navigate action "${String(action)}".`, 'Use back, forward or reload.');
+    }
   };
   const g = w.dialogGuard(tab.targetId);
   const outcome: ActionOutcome = {};
@@ -125,7 +85,7 @@ async function navigate(tab: Tab, params: Record<string, unknown>, signal: Abort
   return { url: info.url, title: info.title, ...(status !== undefined ? { status } : {}), waitedMs: Date.now() - started, outcome, ...(note ? { note } : {}) };
 }
 
-async function tabsAction(fleet: BrowserFleet, a: Custom, signal: AbortSignal): Promise<ActionDetails> {
+async function tabsAction(fleet: BrowserFleet, a: Extract<PageAction, { kind: 'tabs' }>, signal: AbortSignal): Promise<ActionDetails> {
   const action = a.params.action;
   if (action === 'new') {
     const sessions = fleet.forTarget(a.target, { connection: true });
@@ -139,7 +99,7 @@ async function tabsAction(fleet: BrowserFleet, a: Custom, signal: AbortSignal): 
     const { navigated: _first, ...outcome } = nav.outcome ?? {};
     return { ...nav, outcome, target: tab.targetId };
   }
-  if (action === 'close' || action === 'select') {
+  {
     const sessions = fleet.forTarget(a.target);
     return sessions.withTab(a.target, signal, 'dialog', async (tab) => {
       if (action === 'select') {
@@ -150,14 +110,10 @@ async function tabsAction(fleet: BrowserFleet, a: Custom, signal: AbortSignal): 
       return { target: tab.targetId, closed: true };
     });
   }
-  throw new SightlineError('INVALID_ARGUMENT', `Unknown tabs action "${String(action)}".`, 'Use new, close or select.');
 }
 
-async function handleDialog(tab: Tab, params: Record<string, unknown>): Promise<ActionDetails> {
-  const accept = params.accept;
-  if (typeof accept !== 'boolean') throw new SightlineError('INVALID_ARGUMENT', '"accept" must be true or false.', 'accept: true presses OK (Leave); false presses Cancel (Stay).');
-  const promptText = params.promptText;
-  if (promptText !== undefined && typeof promptText !== 'string') throw new SightlineError('INVALID_ARGUMENT', '"promptText" must be a string.', 'Give the answer to the prompt as text.');
+async function handleDialog(tab: Tab, params: { accept: boolean; promptText?: string }): Promise<ActionDetails> {
+  const { accept, promptText } = params;
   const open = dialogOf(tab.watch);
   try {
     await tab.session.send('Page.handleJavaScriptDialog', { accept, ...(promptText !== undefined ? { promptText } : {}) });

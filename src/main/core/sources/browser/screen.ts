@@ -17,7 +17,8 @@ import { browserFrameState, captureRegion, regionClip, staleReason, type Browser
 import { dialogOf } from './outcome.ts';
 import { SCROLL_FN } from './pageScripts.ts';
 import { guarded } from './tabWatch.ts';
-import { LOST_HINT, withTimeout, type TabSessions } from './tabs.ts';
+import { LOST_HINT, withTimeout, type Tab, type TabSessions } from './tabs.ts';
+import { frameStale } from '../aim.ts';
 
 export class BrowserScreen implements ScreenPort<BrowserFrameState> {
   readonly state = browserFrameState;
@@ -134,18 +135,8 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
   }
 
   async checkFrame(frame: StoredFrame<BrowserFrameState>, signal: AbortSignal): Promise<FrameCheck> {
-    const st = frame.state;
     const tabs = this.#fleet.forTarget(frame.target);
-    return tabs.withTab(frame.target, signal, 'dialog', async (tab) => {
-      // A dialog stops the page, so nothing can be read: answering it (handle_dialog) goes on, and
-      // any other action is refused by the dialog when it reaches the page.
-      if (tab.watch.dialog) return {};
-      const { m, loaderId } = await tabs.metrics(tab);
-      const why = staleReason(st, { loaderId, url: m.url, viewport: { width: m.w, height: m.h } });
-      if (why) throw new SightlineError('FRAME_STALE', `Frame ${frame.ref} is stale: ${why}.`, `Capture ${frame.target} again and use the new frame's coordinates.`, { ref: frame.ref });
-      // A scroll since the frame is no staleness: the input port re-maps its points through page coordinates.
-      return {};
-    });
+    return tabs.withTab(frame.target, signal, 'dialog', (tab) => judgeFrame(tabs, tab, frame));
   }
 
   /**
@@ -174,4 +165,18 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
       return { data, format: o.format, width: size.width, height: size.height, rect: plan.rect };
     });
   }
+}
+
+/**
+ * Whether a frame still shows its tab, judged with the tab's lock held: a new document or
+ * viewport is FRAME_STALE; a scroll is not (points are re-mapped through page coordinates).
+ */
+export async function judgeFrame(tabs: TabSessions, tab: Tab, frame: StoredFrame<BrowserFrameState>): Promise<FrameCheck> {
+  // A dialog stops the page, so nothing can be read: answering it (handle_dialog) goes on, and
+  // any other action is refused by the dialog when it reaches the page.
+  if (tab.watch.dialog) return {};
+  const { m, loaderId } = await tabs.metrics(tab);
+  const why = staleReason(frame.state, { loaderId, url: m.url, viewport: { width: m.w, height: m.h } });
+  if (why) throw frameStale(frame, why);
+  return {};
 }

@@ -6,6 +6,7 @@
  * `<prefix><CDP target id>`: `browser:` for the default connection, `browser:<name>/` for the
  * others (browser.endpoints).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Mutex } from 'async-mutex';
 import type { Browser, CDPSession, Page, Target } from 'puppeteer-core';
 import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
@@ -317,7 +318,7 @@ export class TabSessions {
     let last = before;
     let still = 0;
     for (let i = 0; i < 30 && !signal.aborted; i++) {
-      await new Promise((r) => setTimeout(r, 16));
+      await sleep(16);
       const { m } = await this.metrics(tab);
       const now = { x: m.sx, y: m.sy };
       if (now.x === last.x && now.y === last.y) {

@@ -20,10 +20,11 @@ export interface DesktopSource extends Source {
 
 export function createDesktopSource(options: DesktopSourceOptions): DesktopSource {
   const session = new DesktopSession(options);
-  const input = new DesktopInput(session);
+  const screen = new DesktopScreen(session);
+  const input = new DesktopInput(session, screen);
   return {
     name: 'desktop',
-    screen: new DesktopScreen(session),
+    screen,
     input,
     health: () => health(session),
     dispose: () => input.dispose(),

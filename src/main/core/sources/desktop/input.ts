@@ -7,13 +7,14 @@
 import { Mutex } from 'async-mutex';
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { Point, Rect } from '../../../../shared/frame.ts';
-import type { ActionDetails, ActionOutcome, InputPort, Modifier, SourceAction } from '../source.ts';
+import type { ActionDetails, ActionOutcome, InputPort, Modifier, PendingAction, SourceAction, StoredFrame } from '../source.ts';
 import { MAC_ACCESSIBILITY } from './environment.ts';
 import { keyName, parseCombo } from './keys.ts';
-import type { DesktopFrameState } from './screen.ts';
-import { allWindows, boundsOf, get, inside, parseDesktopTarget, saneBounds, sleep, windowInfo, type DesktopSession, type Nut } from './session.ts';
+import type { DesktopFrameState, DesktopScreen } from './screen.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { allWindows, boundsOf, get, inside, parseDesktopTarget, saneBounds, windowInfo, type DesktopSession, type Nut } from './session.ts';
 import { X11Typist, normaliseTypedText } from './x11Keymap.ts';
-import { requirePoint } from '../aim.ts';
+import { requirePoint, settle } from '../aim.ts';
 
 /** The seed-004 rule: input lands inside the target, or not at all (a drag's end too). */
 function checkPoint(action: SourceAction, bounds: Rect): void {
@@ -28,20 +29,24 @@ function checkPoint(action: SourceAction, bounds: Rect): void {
 export class DesktopInput implements InputPort<DesktopFrameState> {
   readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'hover', 'drag', 'focus_window'] as const;
   readonly #s: DesktopSession;
+  readonly #screen: DesktopScreen;
   readonly #input = new Mutex();
   #typist: X11Typist | undefined;
 
-  constructor(session: DesktopSession) {
+  constructor(session: DesktopSession, screen: DesktopScreen) {
     this.#s = session;
+    this.#screen = screen;
   }
 
-  async perform(action: SourceAction<DesktopFrameState>, signal: AbortSignal): Promise<ActionDetails> {
+  async perform(pending: PendingAction<SourceAction<DesktopFrameState>>, signal: AbortSignal): Promise<ActionDetails> {
     const facts = this.#s.assertReachable();
     if (facts.platform === 'darwin' && facts.accessibility === 'denied') {
       throw new SightlineError('PERMISSION_DENIED', 'Sightline may not send input: the Accessibility permission is not granted.', `Allow Sightline in ${MAC_ACCESSIBILITY}.`);
     }
-    if (action.kind === 'drag' && !action.to) throw new SightlineError('UNSUPPORTED', 'The desktop has no UI tree to drop on a node.', 'Give the end as toX, toY in image pixels of the same frame.');
     return this.#input.runExclusive(async () => {
+      // The window's place is judged and the points mapped while no other input can move it.
+      const action = await settle(pending, (frame) => this.#screen.checkFrame(frame as StoredFrame<DesktopFrameState>));
+      if (action.kind === 'drag' && !action.to) throw new SightlineError('UNSUPPORTED', 'The desktop has no UI tree to drop on a node.', 'Give the end as toX, toY in image pixels of the same frame.');
       const t = parseDesktopTarget(action.target);
       let bounds: Rect | undefined;
       let note: string | undefined;

@@ -1,22 +1,7 @@
 /** The desktop source module: displays and application windows on macOS, Windows and X11. */
-import { z } from 'zod';
-import { actionHints, runAction } from '../../mcp/action.ts';
-import { actionOutput } from '../../mcp/schemas.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { focusWindowTool } from '../../mcp/sharedTools.ts';
 import { defineSource } from '../module.ts';
 import { desktopSettings } from './settings.ts';
-
-const focusWindow = defineTool({
-  name: 'focus_window',
-  title: 'Focus a window (desktop)',
-  description: 'Raise and focus a desktop window; falls back to clicking a safe point inside it and says which was done.',
-  input: { target: z.string().min(1).max(512).describe('A desktop:window:… id from list_targets.') },
-  output: actionOutput,
-  annotations: { ...actionHints, destructiveHint: false },
-  async handle(ctx, args, res) {
-    await runAction(ctx, { tool: 'focus_window', ...args }, res);
-  },
-});
 
 export const desktopModule = defineSource({
   name: 'desktop',
@@ -26,7 +11,7 @@ export const desktopModule = defineSource({
   kind: 'live',
   settings: desktopSettings,
   fields: [{ key: 'desktop.display', section: 'Connections', kind: 'text', label: 'X11 display', placeholder: ':0' }],
-  tools: [focusWindow],
+  tools: [focusWindowTool],
   osPermissions: true,
   allowNames: (t) => [t.app, t.title],
   async create(ctx) {

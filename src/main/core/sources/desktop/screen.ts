@@ -3,6 +3,7 @@
  * path; a window hanging off the desktop is cut from the display), and judge a frame: a window
  * that only moved is re-mapped, one that was resized is stale.
  */
+import { frameStale } from '../aim.ts';
 import { z } from 'zod';
 import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
 import type { TargetInfo } from '../../../../shared/frame.ts';
@@ -114,9 +115,9 @@ export class DesktopScreen implements ScreenPort<DesktopFrameState> {
     const s = frame.state;
     const t = parseDesktopTarget(frame.target);
     const now = boundsOf(t.kind === 'window' ? await this.#s.window(t.id) : await this.#s.monitor(t.id));
-    if (!saneBounds(now)) throw new SightlineError('FRAME_STALE', `${frame.target} has no usable bounds now (${now.width}×${now.height}).`, 'Restore the window and capture again.');
+    if (!saneBounds(now)) throw frameStale(frame, `the window has no usable bounds now (${now.width}×${now.height}): restore it first`);
     if (now.width !== s.width || now.height !== s.height) {
-      throw new SightlineError('FRAME_STALE', `${frame.target} was resized from ${s.width}×${s.height} to ${now.width}×${now.height} since frame ${frame.ref}.`, 'Capture again.');
+      throw frameStale(frame, `the window was resized from ${s.width}×${s.height} to ${now.width}×${now.height} since it was taken`);
     }
     return { shift: { x: now.x - s.x, y: now.y - s.y } };
   }

@@ -78,8 +78,6 @@ export function inside(b: Rect, p: Point): boolean {
   return p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 export class DesktopSession {
   readonly #o: DesktopSourceOptions;
   readonly #env: NodeJS.ProcessEnv;

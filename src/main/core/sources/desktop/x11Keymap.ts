@@ -8,6 +8,7 @@
  * the app had time to read them, typed 20/20 exact at 0 ms. This module plans that
  * (pure, tested on captured `xmodmap -pk` output); `X11Typist` runs it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SightlineError } from '../../../../shared/errors.ts';
 
 export interface Keymap {
@@ -118,8 +119,6 @@ export type Exec = (cmd: string, args: string[], timeoutMs: number, signal?: Abo
 const SETTLE_MS = 250;
 /** Bindings are kept this long after the last typing, so a burst of type_text calls reuses them. */
 const IDLE_UNBIND_MS = 1500;
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Types text exactly with xdotool, binding missing characters to spare keycodes first

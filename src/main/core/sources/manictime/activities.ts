@@ -9,6 +9,7 @@
  * id; Ar_Activity joins Ar_Group on both ReportId and GroupId (group ids repeat
  * across timelines). Times are TEXT `YYYY-MM-DD HH:MM:SS`; the UTC columns are used.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { buildSegments, type ActivitySegment, type ActivitySpan } from './sampling.ts';
 
@@ -81,8 +82,6 @@ interface Row {
   s: string | null;
   e: string | null;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function isBusy(e: unknown): boolean {
   const code = (e as { code?: string }).code ?? '';

@@ -12,6 +12,7 @@
  *   short backoff, then refused with FILE_UNAVAILABLE and the reason: a model never
  *   gets half an image.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { constants, promises as fsp } from 'node:fs';
 import { isAbsolute, relative, sep as hostSep } from 'node:path';
 import { SightlineError } from '../../../../shared/errors.ts';
@@ -176,8 +177,6 @@ async function attemptRead(real: string, io: ArchiveIo): Promise<Attempt> {
     await fh.close().catch(() => undefined);
   }
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Read one archive image: path checks, then up to `retry.attempts` tries with

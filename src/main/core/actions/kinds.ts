@@ -1,0 +1,214 @@
+/**
+ * Actions are typed definitions. A kind declares its input (a flat zod shape, the tool's
+ * arguments), how it aims (a point, a UI-tree node or visible text — required, optional or not
+ * at all), whom the allowlist judges it by, how it builds the typed action its source performs
+ * once the frame is judged, and which port performs it. The gate runs every kind the same way;
+ * the MCP tools are made from kinds (mcp/action.ts). Adding a kind is one definition here (or in
+ * a source module) plus the sources that perform it.
+ */
+import { z } from 'zod';
+import { SightlineError } from '../../../shared/errors.ts';
+import type { Point } from '../../../shared/frame.ts';
+import type { ActionKind, Mapped, Performer } from '../ports.ts';
+import { portOf } from '../sources/aim.ts';
+import type { BuiltinActionKind, PendingAction, Source, SourceAction, StoredFrame } from '../sources/source.ts';
+import { afterField, indexField, nodeField, refField, targetField, textAimField, xField, yField } from './fields.ts';
+
+export type { ActionKind, AimRule, AnyActionKind, ArgsOf, Mapped, Performer } from '../ports.ts';
+
+export function defineAction<S extends z.ZodRawShape, A>(kind: ActionKind<S, A>): ActionKind<S, A> {
+  return kind;
+}
+
+
+/** The aim fields of a pointer kind: x, y, a node or visible text, on a target or in a named frame. */
+export const aimFields = {
+  x: xField.optional(),
+  y: yField.optional(),
+  node: nodeField.optional(),
+  text: textAimField.optional(),
+  index: indexField.optional(),
+  target: targetField.optional(),
+  ref: refField.optional(),
+  after: afterField.optional(),
+};
+
+/** The target-or-frame fields of a kind that aims at nothing. */
+export const targetFields = {
+  target: targetField.optional(),
+  ref: refField.optional().describe('A frame ref, to name the target by a frame of it (instead of "target").'),
+  after: afterField.optional(),
+};
+
+/** The input port performs a built-in kind, when the source says it does (else why it makes no sense there). */
+export function viaInput(kind: BuiltinActionKind): (source: Source) => Performer<SourceAction> {
+  return (source) => {
+    const input = portOf(source, 'input');
+    if (!input.actions.includes(kind)) {
+      const why = input.unsupported?.[kind];
+      if (why) throw new SightlineError('UNSUPPORTED', why.message, why.hint);
+      throw new SightlineError('UNSUPPORTED', `${kind} is not supported by the ${source.name} source.`, `Supported: ${input.actions.join(', ') || 'none'}.`);
+    }
+    return (action, signal) => input.perform(action, signal);
+  };
+}
+
+/** A source module's own kind: only that source performs it, through its input port. */
+export function viaModule(source: string, kind: string): (s: Source) => Performer<unknown> {
+  return (s) => {
+    if (s.name !== source) throw new SightlineError('UNSUPPORTED', `${kind} works on ${source} targets, not ${s.name}.`, `Give a ${source}:… target from list_targets.`);
+    const input = portOf(s, 'input');
+    return (action, signal) => input.perform(action as PendingAction<never>, signal);
+  };
+}
+
+const modifiers = z.array(z.enum(['Shift', 'Control', 'Alt', 'Meta'])).max(4);
+const durationMs = z.int().min(1).max(10_000);
+
+export const clickKind = defineAction({
+  name: 'click',
+  aim: 'required',
+  input: {
+    ...aimFields,
+    button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left).'),
+    clicks: z.int().min(1).max(3).optional().describe('2 for a double click.'),
+    modifiers: modifiers.optional().describe('Keys held during the click.'),
+    holdMs: z.int().min(0).max(10_000).optional().describe('Hold before release, in ms (a long press on Android).'),
+  },
+  build: (a, at): SourceAction => ({ kind: 'click', target: at.target, ...aimOf(at), button: a.button ?? 'left', clicks: a.clicks ?? 1, modifiers: a.modifiers ?? [], ...(a.holdMs !== undefined ? { holdMs: a.holdMs } : {}) }),
+  performer: viaInput('click'),
+});
+
+export const typeTextKind = defineAction({
+  name: 'type_text',
+  aim: 'optional',
+  textAim: 'field',
+  input: {
+    text: z.string().min(1).max(10_000).describe('The text to type, exactly.'),
+    x: xField.optional().describe('Optional: click the field here first (image pixels).'),
+    y: yField.optional().describe('Optional: click the field here first (image pixels).'),
+    node: nodeField.optional().describe('Optional: a node id from get_ui_tree to type into.'),
+    field: textAimField.optional().describe('Optional: the visible label or placeholder of the field to type into, e.g. "Email".'),
+    index: indexField.optional(),
+    submit: z.boolean().optional().describe('Press Enter after typing (submits a form).'),
+    clear: z.boolean().optional().describe("Replace the field's value instead of adding to it."),
+    target: targetField.optional(),
+    ref: refField.optional(),
+    after: afterField.optional(),
+  },
+  build: (a, at): SourceAction => ({ kind: 'type_text', target: at.target, ...aimOf(at), text: a.text, ...(a.submit ? { submit: true } : {}), ...(a.clear ? { clear: true } : {}) }),
+  performer: viaInput('type_text'),
+  logged: ({ text, ...rest }) => ({ ...rest, text: shorten(text) }),
+});
+
+export const pressKeyKind = defineAction({
+  name: 'press_key',
+  aim: 'none',
+  input: { key: z.string().min(1).max(64).describe('Key name, or a combination joined by "+" (modifiers first: Control+Shift+T).'), ...targetFields },
+  build: (a, at): SourceAction => ({ kind: 'press_key', target: at.target, ...(at.frame ? { frame: at.frame } : {}), key: a.key }),
+  performer: viaInput('press_key'),
+});
+
+export const scrollKind = defineAction({
+  name: 'scroll',
+  aim: 'optional',
+  input: {
+    deltaX: z.number().finite().min(-100_000).max(100_000).default(0).describe('Horizontal distance in image pixels (positive scrolls right).'),
+    deltaY: z.number().finite().min(-100_000).max(100_000).default(0).describe('Vertical distance in image pixels (positive scrolls down).'),
+    ...aimFields,
+  },
+  check: (a) => {
+    if (!a.deltaX && !a.deltaY) throw new SightlineError('INVALID_ARGUMENT', 'scroll needs a non-zero deltaX or deltaY.', 'Give deltaY: 300 to scroll down by 300 image pixels (negative scrolls up).');
+  },
+  // Deltas are image pixels of the frame, like x and y.
+  usesFrame: () => true,
+  build: (a, at): SourceAction => ({ kind: 'scroll', target: at.target, ...aimOf(at), deltaX: a.deltaX * at.scale, deltaY: a.deltaY * at.scale }),
+  performer: viaInput('scroll'),
+});
+
+export const hoverKind = defineAction({
+  name: 'hover',
+  aim: 'required',
+  input: aimFields,
+  build: (_a, at): SourceAction => ({ kind: 'hover', target: at.target, ...aimOf(at) }),
+  performer: viaInput('hover'),
+});
+
+export const dragKind = defineAction({
+  name: 'drag',
+  aim: 'required',
+  input: {
+    ...aimFields,
+    toX: xField.optional().describe('Where to drop: X in image pixels of the frame.'),
+    toY: yField.optional().describe('Where to drop: Y in image pixels of the frame.'),
+    toNode: nodeField.optional().describe('Where to drop: a node id from get_ui_tree.'),
+    durationMs: durationMs.optional().describe('How long the move takes, in ms (default 300).'),
+    holdMs: z.int().min(0).max(10_000).optional().describe('Hold before moving, in ms (Android starts a drag after a long press, ~600).'),
+  },
+  check: (a) => {
+    if ((a.toX === undefined) !== (a.toY === undefined)) throw new SightlineError('INVALID_ARGUMENT', 'Give both "toX" and "toY", or neither.', 'toX and toY are image pixels of the frame you saw.');
+    if (a.toX === undefined && a.toNode === undefined) throw new SightlineError('INVALID_ARGUMENT', 'drag needs "toX" and "toY" or "toNode".', 'Give where to drop, in image pixels or as a node id.');
+    if (a.toX !== undefined && a.toNode !== undefined) throw new SightlineError('INVALID_ARGUMENT', 'Give "toX", "toY" or "toNode", not both.', 'Each says where to drop; one is enough.');
+  },
+  usesFrame: (a) => a.toX !== undefined,
+  build: (a, at): SourceAction => ({
+    kind: 'drag',
+    target: at.target,
+    ...aimOf(at),
+    ...(a.toX !== undefined && a.toY !== undefined ? { to: at.toSource({ x: a.toX, y: a.toY }) } : {}),
+    ...(a.toNode !== undefined ? { toNode: a.toNode } : {}),
+    durationMs: a.durationMs ?? 300,
+    ...(a.holdMs ? { holdMs: a.holdMs } : {}),
+  }),
+  performer: viaInput('drag'),
+});
+
+export const swipeKind = defineAction({
+  name: 'swipe',
+  aim: 'required',
+  input: {
+    x: xField,
+    y: yField,
+    toX: xField.describe('End X in image pixels.'),
+    toY: yField.describe('End Y in image pixels.'),
+    durationMs: durationMs.default(300).describe('Swipe duration in ms (default 300).'),
+    target: targetField.optional(),
+    ref: refField.optional(),
+  },
+  usesFrame: () => true,
+  build: (a, at): SourceAction => ({ kind: 'swipe', target: at.target, ...aimOf(at), to: at.toSource({ x: a.toX, y: a.toY }), durationMs: a.durationMs }),
+  performer: viaInput('swipe'),
+});
+
+export const focusWindowKind = defineAction({
+  name: 'focus_window',
+  aim: 'none',
+  input: { target: z.string().min(1).max(512).describe('A desktop:window:… id from list_targets.') },
+  build: (_a, at): SourceAction => ({ kind: 'focus_window', target: at.target }),
+  performer: viaInput('focus_window'),
+});
+
+const align = z.enum(['start', 'center', 'end', 'nearest']);
+
+export const scrollIntoViewKind = defineAction({
+  name: 'scroll_into_view',
+  aim: 'none',
+  input: {
+    target: z.string().min(1).max(512).describe('A browser tab or Android device id from list_targets.'),
+    node: nodeField.describe('A node id from get_ui_tree.'),
+    block: align.optional().describe('Vertical alignment (default center; browser).'),
+    inline: align.optional().describe('Horizontal alignment (default nearest; browser).'),
+  },
+  build: (a, at): SourceAction => ({ kind: 'scroll_into_view', target: at.target, node: a.node, block: a.block ?? 'center', inline: a.inline ?? 'nearest' }),
+  performer: viaInput('scroll_into_view'),
+});
+
+/** The aim of a pointer action, as its source reads it. */
+export function aimOf(at: Mapped): { frame?: StoredFrame; point?: Point; node?: string } {
+  return { ...(at.frame ? { frame: at.frame } : {}), ...(at.point ? { point: at.point } : {}), ...(at.node !== undefined ? { node: at.node } : {}) };
+}
+
+/** Long text is kept short in the log. */
+export function shorten(v: string, max = 200): string {
+  return v.length > max ? `${v.slice(0, max)}… (${v.length} chars)` : v;
+}

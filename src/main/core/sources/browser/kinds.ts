@@ -1,0 +1,148 @@
+/**
+ * The browser module's own action kinds: navigation, tabs, dialogs and form controls. Each goes
+ * through the core's action gate like a click (pause, read-only, the allowlist, the activity log,
+ * the session's frames, node and text aims, the outcome report) and reaches the browser source
+ * with its typed parameters.
+ */
+import { z } from 'zod';
+import { SightlineError } from '../../../../shared/errors.ts';
+import { aimFields, aimOf, defineAction, viaModule } from '../../actions/kinds.ts';
+import type { ModuleAction } from '../source.ts';
+import { hostOf, normaliseUrl } from './urls.ts';
+
+export const WAIT_UNTIL = ['commit', 'domcontentloaded', 'load', 'networkidle'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+export interface LoadParams {
+  waitUntil?: WaitUntil;
+  timeoutMs?: number;
+}
+export interface NavigateParams extends LoadParams {
+  url?: string;
+  action?: 'back' | 'forward' | 'reload';
+}
+export interface TabsParams extends LoadParams {
+  action: 'new' | 'close' | 'select';
+  url?: string;
+}
+
+/** The browser module's actions as its source receives them. */
+export type BrowserModuleAction =
+  | ModuleAction<'navigate', NavigateParams>
+  | ModuleAction<'tabs', TabsParams>
+  | ModuleAction<'handle_dialog', { accept: boolean; promptText?: string }>
+  | ModuleAction<'select_option', { label?: string[]; value?: string[] }>
+  | ModuleAction<'set_checked', { checked: boolean }>
+  | ModuleAction<'upload_file', { paths: string[] }>;
+
+/** The host a URL leads to, as the allowlist names pages; none for blank and data pages. */
+function hostOfInput(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : hostOf(normaliseUrl(url));
+}
+
+const tabField = z.string().min(1).max(512).describe('A browser tab id from list_targets ("browser:…").');
+const waitUntilField = z.enum(WAIT_UNTIL).optional().describe('When the navigation counts as done (default load; networkidle: load, then 500 ms without requests).');
+const timeoutField = z.int().min(0).max(120_000).optional().describe('Longest wait for the load, in ms (default 15000); the call returns then, saying it is still loading.');
+const load = (a: LoadParams): LoadParams => ({ ...(a.waitUntil ? { waitUntil: a.waitUntil } : {}), ...(a.timeoutMs !== undefined ? { timeoutMs: a.timeoutMs } : {}) });
+
+/** Where a form kind aims: x, y (image pixels of the frame), a node, or visible text. */
+const formAim = {
+  ...aimFields,
+  target: tabField.optional().describe('A browser tab id from list_targets ("browser:…"). Optional when "ref" is given.'),
+  text: aimFields.text.describe('Visible text to aim at instead of x, y: the control\'s label, e.g. "Country".'),
+};
+
+export const navigateKind = defineAction({
+  name: 'navigate',
+  aim: 'none',
+  input: {
+    target: tabField,
+    url: z.string().min(1).max(8192).optional().describe('The URL to open (https:// is added to a bare host).'),
+    action: z.enum(['back', 'forward', 'reload']).optional().describe('Instead of url: move in the tab history, or reload.'),
+    waitUntil: waitUntilField,
+    timeoutMs: timeoutField,
+  },
+  check: (a) => {
+    if (a.url !== undefined && a.action !== undefined) throw new SightlineError('INVALID_ARGUMENT', 'Give "url" or "action", not both.', 'url opens a page; action moves in the history or reloads.');
+    if (a.url === undefined && a.action === undefined) throw new SightlineError('INVALID_ARGUMENT', 'navigate needs "url", or "action" back, forward or reload.', 'Give url: "https://…" or action: "back".');
+    if (a.url !== undefined) normaliseUrl(a.url);
+  },
+  // The allowlist judges the page it leaves and the one it goes to.
+  allow: (a) => {
+    const host = hostOfInput(a.url);
+    return host ? { also: host } : undefined;
+  },
+  build: (a, at): BrowserModuleAction => ({ kind: 'navigate', target: at.target, params: { ...(a.url !== undefined ? { url: normaliseUrl(a.url) } : {}), ...(a.action ? { action: a.action } : {}), ...load(a) } }),
+  performer: viaModule('browser', 'navigate'),
+});
+
+export const tabsKind = defineAction({
+  name: 'tabs',
+  aim: 'none',
+  input: {
+    action: z.enum(['new', 'close', 'select']).describe('What to do.'),
+    target: tabField.optional().describe('close, select: the tab. new: a tab or "browser:<endpoint>/" naming the browser to open it in (default the local browser).'),
+    url: z.string().min(1).max(8192).optional().describe('new: the URL to open (default about:blank).'),
+    waitUntil: waitUntilField,
+    timeoutMs: timeoutField,
+  },
+  check: (a) => {
+    if (a.action !== 'new' && !a.target) throw new SightlineError('INVALID_ARGUMENT', `tabs ${a.action} needs "target".`, 'Give a tab id from list_targets.');
+    if (a.url !== undefined) normaliseUrl(a.url);
+  },
+  defaultTarget: (a) => (a.action === 'new' ? 'browser:' : undefined),
+  // A new tab reaches no page but the one it opens (none for a blank tab).
+  allow: (a) => {
+    if (a.action !== 'new') return undefined;
+    const host = hostOfInput(a.url);
+    return host ? { as: host } : { none: true };
+  },
+  build: (a, at): BrowserModuleAction => ({ kind: 'tabs', target: at.target, params: { action: a.action, ...(a.url !== undefined ? { url: normaliseUrl(a.url) } : {}), ...load(a) } }),
+  performer: viaModule('browser', 'tabs'),
+});
+
+export const handleDialogKind = defineAction({
+  name: 'handle_dialog',
+  aim: 'none',
+  input: {
+    target: tabField,
+    accept: z.boolean().describe('true: OK / Leave; false: Cancel / Stay.'),
+    promptText: z.string().max(10_000).optional().describe('The text to answer a prompt with (when accepting).'),
+  },
+  build: (a, at): BrowserModuleAction => ({ kind: 'handle_dialog', target: at.target, params: { accept: a.accept, ...(a.promptText !== undefined ? { promptText: a.promptText } : {}) } }),
+  performer: viaModule('browser', 'handle_dialog'),
+});
+
+const oneOrMany = z.union([z.string(), z.array(z.string()).min(1).max(100)]);
+const list = (v: string | string[] | undefined): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
+
+export const selectOptionKind = defineAction({
+  name: 'select_option',
+  aim: 'required',
+  input: {
+    ...formAim,
+    label: oneOrMany.optional().describe('Option text(s) as shown; several only for a multiple select.'),
+    value: oneOrMany.optional().describe('Instead of label: option value attribute(s).'),
+  },
+  check: (a) => {
+    if ((a.value === undefined) === (a.label === undefined)) throw new SightlineError('INVALID_ARGUMENT', 'Give "value" or "label" (one of them).', "label is the text shown in the list; value is the option's value attribute.");
+  },
+  build: (a, at): BrowserModuleAction => ({ kind: 'select_option', target: at.target, ...aimOf(at), params: { ...(a.label !== undefined ? { label: list(a.label) } : {}), ...(a.value !== undefined ? { value: list(a.value) } : {}) } }),
+  performer: viaModule('browser', 'select_option'),
+});
+
+export const setCheckedKind = defineAction({
+  name: 'set_checked',
+  aim: 'required',
+  input: { ...formAim, checked: z.boolean().describe('The state wanted.') },
+  build: (a, at): BrowserModuleAction => ({ kind: 'set_checked', target: at.target, ...aimOf(at), params: { checked: a.checked } }),
+  performer: viaModule('browser', 'set_checked'),
+});
+
+export const uploadFileKind = defineAction({
+  name: 'upload_file',
+  aim: 'required',
+  input: { ...formAim, paths: z.array(z.string().min(1).max(4096)).min(1).max(100).describe('Absolute paths of the files.') },
+  build: (a, at): BrowserModuleAction => ({ kind: 'upload_file', target: at.target, ...aimOf(at), params: { paths: a.paths } }),
+  performer: viaModule('browser', 'upload_file'),
+});
