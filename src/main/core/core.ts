@@ -15,6 +15,7 @@ import type { RetentionResult } from './catalog/types.ts';
 import type { CoreBus, CoreEvents } from './events.ts';
 import { FrameService } from './frames/frameService.ts';
 import { History } from './frames/history.ts';
+import { maskSpecOf } from './frames/privacy.ts';
 import { ScreenText } from './frames/screenText.ts';
 import { AgentRuns } from './runs/runs.ts';
 import { TextIndexer, type IndexerArchive, type IndexerTiming } from './text/indexer.ts';
@@ -99,7 +100,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const busy = new BusySignal();
   const frames = new FrameService({ catalog, sources, settings, events, log, busy });
   const ocr = new OcrService({ settings: () => settings.values().ocr });
-  const text = new ScreenText({ sources, frames, ocr: options.ocr ?? ocr });
+  const text = new ScreenText({ sources, frames, ocr: options.ocr ?? ocr, mask: () => maskSpecOf(settings.values()) });
   const actions = new ActionGate({ catalog, sources, settings, frames, text, busy });
   const targets = new TargetService(sources);
   const history = new History({ catalog, sources, settings, events });

@@ -20,6 +20,7 @@ import type { BusySignal } from '../util/busy.ts';
 import { ACTION_KINDS, type Aim, type BuiltinActionKind, type InputPort, type Source, type SourceAction, type StoredFrame } from '../sources/source.ts';
 import { aimKind, readAim } from './aim.ts';
 import { describeOutcome } from './describe.ts';
+import { redactAction, redactParams } from './redact.ts';
 import { reportOutcome } from './outcome.ts';
 import { checkAllowlist } from './policy.ts';
 import { findTextAim } from './textAim.ts';
@@ -59,10 +60,10 @@ export class ActionGate implements ActionsPort {
 
   async #actLogged(req: ActionRequest, opts: ActOptions): Promise<GateResult> {
     const started = performance.now();
-    const log: Partial<ActivityEntry> & { tool: string } = { tool: req.tool, params: summariseParams(req), client: opts.client, ...(opts.run ? { run: opts.run } : {}) };
+    const log: Partial<ActivityEntry> & { tool: string } = { tool: req.tool, params: redactParams(summariseParams(req), req, this.#d.settings.values()), client: opts.client, ...(opts.run ? { run: opts.run } : {}) };
     let result: GateResult;
     try {
-      result = await this.#act(req, opts, log);
+      result = redactAction(await this.#act(req, opts, log), req, log, this.#d.settings.values());
     } catch (e) {
       const code: ErrorCode = isSightlineError(e) ? e.code : 'INTERNAL';
       // A log that cannot be written never replaces the real answer.

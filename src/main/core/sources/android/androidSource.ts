@@ -35,7 +35,7 @@ export function createAndroidSource(options: AndroidSourceOptions): AndroidSourc
   const apps = new AndroidApps(devices, options);
   return {
     name: 'android',
-    screen: new AndroidScreen(devices),
+    screen: new AndroidScreen(devices, dumps),
     input: new AndroidInput(devices, dumps, apps),
     tree: new AndroidTree(devices, dumps),
     text: new AndroidText(devices, dumps),
