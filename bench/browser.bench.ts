@@ -19,6 +19,7 @@ import { createBrowserSource } from '../src/main/core/sources/browser/browserSou
 import type { BrowserFrameState } from '../src/main/core/sources/browser/frameState.ts';
 import type { CaptureOptions, StoredFrame } from '../src/main/core/sources/source.ts';
 import { CHROMIUM, connectDriver, driverPage, isRoot, resizeViewport, serveFixtures, startChromium } from '../tests/fixtures/browser/harness.ts';
+import { DEFAULT_MASK_PATTERNS } from '../src/shared/settings.ts';
 import type { BenchRow, BenchSection } from './types.ts';
 import { moduleFor } from '../tests/support/modules.ts';
 
@@ -220,6 +221,35 @@ export default async function run(): Promise<BenchSection> {
     const clickNone = p50(ct.get('none')!);
     const clickSummary = p50(ct.get('summary')!);
 
+    // Masking: the same capture with privacy.masking's defaults against none, interleaved, on the
+    // bench page as it is (the page call finds nothing) and with a password field, a card number
+    // and an API key added (the boxes are drawn over for the shot and removed after).
+    const masked: CaptureOptions = { ...opts, mask: { patterns: DEFAULT_MASK_PATTERNS } };
+    const maskRounds = async (): Promise<{ off: number; on: number }> => {
+      const mt = new Map<string, number[]>([['off', []], ['on', []]]);
+      const pair: [string, () => Promise<unknown>][] = [
+        ['off', () => source.screen.capture(tab.id, opts)],
+        ['on', () => source.screen.capture(tab.id, masked)],
+      ];
+      for (let i = 0; i < WARMUP + RUNS; i++) {
+        for (const [k, fn] of [...pair].sort(() => Math.random() - 0.5)) {
+          const dt = await timed(fn);
+          if (i >= WARMUP) mt.get(k)!.push(dt);
+        }
+      }
+      return { off: p50(mt.get('off')!), on: p50(mt.get('on')!) };
+    };
+    const maskPlain = await maskRounds();
+    await page.evaluate(`(() => {
+      const p = document.createElement('p');
+      p.innerHTML = 'Card <span>4111 1111 1111 1111</span> · key <code>sk-proj-Zq8Wm3Lp0Xv7Tn2Rb5Yc9Hd4</code> <input type="password" value="hunter2-correct-horse">';
+      p.style.cssText = 'position: fixed; left: 300px; top: 120px; background: #fff; padding: 8px; z-index: 5';
+      document.body.appendChild(p);
+    })()`);
+    const maskSecrets = await maskRounds();
+    const boxes = (await source.screen.capture(tab.id, masked)).masks?.length ?? 0;
+    await page.reload();
+
     await page.goto(srv.url('bench.html?rows=5000'));
     const elements = (await page.evaluate('document.getElementsByTagName("*").length')) as number;
     const bigTree = await tree();
@@ -234,6 +264,24 @@ export default async function run(): Promise<BenchSection> {
       against: 'raw CDP',
       target: '≤ 1.15×',
       pass: srcP50 / floorP50 <= 1.15,
+    });
+    rows.push({
+      metric: 'Sightline capture with masking on (privacy.masking defaults), bench page (no secret on it), p50',
+      value: r1(maskPlain.on),
+      unit: 'ms',
+      ratio: r2(maskPlain.on / maskPlain.off),
+      against: `masking off (${r1(maskPlain.off)} ms)`,
+      target: '≤ 1.15×',
+      pass: maskPlain.on / maskPlain.off <= 1.15,
+    });
+    rows.push({
+      metric: `Sightline capture with masking on, bench page + a password field, a card number and an API key (${boxes} boxes drawn), p50`,
+      value: r1(maskSecrets.on),
+      unit: 'ms',
+      ratio: r2(maskSecrets.on / maskSecrets.off),
+      against: `masking off (${r1(maskSecrets.off)} ms)`,
+      target: '≤ 1.15×',
+      pass: maskSecrets.on / maskSecrets.off <= 1.15,
     });
     rows.push({ metric: 'Sightline capture through the core (source + catalog store), p50', value: r1(coreP50), unit: 'ms', ratio: r2(coreP50 / floorP50), against: 'raw CDP' });
     for (const p of [pw, cdm]) {
@@ -270,6 +318,7 @@ export default async function run(): Promise<BenchSection> {
     notes.push(
       `p50 of ${RUNS} runs after ${WARMUP} warm-ups; Sightline, the raw-CDP floor and the core path interleaved on one headless Chromium tab (viewport 1280×800, DPR 1); each peer launches its own headless /usr/bin/chromium (--isolated, viewport 1280×800) and is called over stdio with the MCP SDK client, in the same rounds.`,
       'The browser source scales and encodes inside Chromium (Page.captureScreenshot with clip.scale); its overhead over the floor is one isolated-world call for viewport, scroll, devicePixelRatio and document id (for staleness and mapping) and a header probe of the result.',
+      'Masking rows: the browser source with and without the default mask spec, interleaved in the same rounds. Masking on adds one isolated-world call that walks the DOM\'s elements and text nodes (fields by type and autocomplete, text by the mask patterns) and, when it finds secrets, draws one solid box per secret in the top layer, plus one call after the shot to remove them. The core path above runs with masking on (the default).',
       'Tokens are estimated as width × height / 750; peers return their default full-resolution PNG.',
       'The click rows run the two steps the action gate runs for a point click on a table cell (the browser\'s staleness check, then perform), interleaved; "summary" adds one page call before the click (name what is under the point, start a MutationObserver) and one after (read the mutations once the DOM is quiet), no image.',
     );
