@@ -8,6 +8,7 @@
  * cross-origin frames is not text the page has, and is not masked.
  */
 import { MASK_COLOUR } from '../../image/pipeline.ts';
+import { METRICS_FN, type PageMetrics } from './pageScripts.ts';
 import { SECRET_AUTOCOMPLETE, SECRET_FINDER_JS } from '../../util/secrets.ts';
 
 /** A secret's box in CSS px of the document. */
@@ -96,3 +97,16 @@ export const UNMASK_FN = `function () {
   if (host) host.remove();
   return true;
 }`;
+
+/**
+ * A capture's page metrics (METRICS_FN) and its secrets covered, in one round trip: the region is
+ * the viewport, or the whole document for a full-page capture.
+ */
+export const MASKED_METRICS_FN = `function (patterns, fullPage) {
+  const m = (${METRICS_FN}).call(this);
+  const region = fullPage ? { x: 0, y: 0, width: m.dw, height: m.dh } : { x: m.sx, y: m.sy, width: m.w, height: m.h };
+  m.boxes = (${MASK_FN}).call(this, patterns, region, true);
+  return m;
+}`;
+
+export type MaskedMetrics = PageMetrics & { boxes: PageBox[] };

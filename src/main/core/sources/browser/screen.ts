@@ -15,7 +15,7 @@ import { isListedPage } from './detect.ts';
 import type { BrowserFleet } from './fleet.ts';
 import { browserFrameState, captureRegion, regionClip, staleReason, type BrowserFrameState } from './frameState.ts';
 import { dialogOf } from './outcome.ts';
-import { MASK_FN, UNMASK_FN, type PageBox } from './pageMask.ts';
+import { MASK_FN, MASKED_METRICS_FN, UNMASK_FN, type MaskedMetrics, type PageBox } from './pageMask.ts';
 import { SCROLL_FN } from './pageScripts.ts';
 import { guarded } from './tabWatch.ts';
 import { LOST_HINT, withTimeout, type Tab, type TabSessions } from './tabs.ts';
@@ -80,7 +80,10 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
         if (!Number.isFinite(x) || !Number.isFinite(y)) throw new SightlineError('INVALID_ARGUMENT', 'scrollOffset x and y must be numbers (CSS px).', 'Give e.g. scrollOffset: { x: 0, y: 600 }.');
         await tabs.call(tab, SCROLL_FN, ['by', x, y]);
       }
-      let { m, loaderId } = await tabs.metrics(tab);
+      // With masking, the metrics call also covers the page's secrets (removed after the shot).
+      let boxes: PageBox[] = [];
+      let { m, loaderId } = o.mask ? await maskedMetrics(tabs, tab, o.mask, o.fullPage === true) : await tabs.metrics(tab);
+      if ('boxes' in m) boxes = (m as MaskedMetrics).boxes;
       if (m.vis === 'hidden') {
         // A background tab produces no frames, so its screenshot would never come.
         await tab.session.send('Page.bringToFront');
@@ -104,8 +107,14 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
       // Faster zlib settings for PNG; JPEG and WebP encode the same either way.
       if (o.format === 'png') params.optimizeForSpeed = true;
       if (o.format !== 'png') params.quality = Math.round(o.quality);
-      const masked = await maskedShot(tabs, tab, o.mask, region, () => guarded(tab.watch, tab.targetId, tab.session.send('Page.captureScreenshot', params)) as Promise<{ data: string }>);
-      const data = Buffer.from(masked.shot.data, 'base64');
+      let shot: { data: string };
+      try {
+        shot = (await guarded(tab.watch, tab.targetId, tab.session.send('Page.captureScreenshot', params))) as { data: string };
+      } finally {
+        // Not awaited: calls on this session run in order, so whatever reads the page next finds the boxes gone.
+        if (boxes.length) tabs.call(tab, UNMASK_FN, []).catch(() => undefined);
+      }
+      const data = Buffer.from(shot.data, 'base64');
       if (data.length === 0) throw new SightlineError('SCREENSHOT_FAILED', 'The browser returned an empty screenshot.', 'Capture again.');
       const size = await probe({ kind: 'encoded', data });
       // Image px per CSS px. The image shows exactly the clip region; when it came back at another
@@ -130,7 +139,7 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
         label: { ...(m.title ? { title: m.title } : {}), document: m.url },
       };
       // Already filled in the image; named in source space (viewport CSS px, or the page's for fullPage).
-      if (masked.boxes.length) result.masks = masked.boxes.map((b) => ({ x: b.x - region.x, y: b.y - region.y, width: b.w, height: b.h }));
+      if (boxes.length) result.masks = boxes.map((b) => ({ x: b.x - region.x, y: b.y - region.y, width: b.w, height: b.h }));
       if (warnings.length) result.warnings = warnings;
       return result;
     });
@@ -194,4 +203,10 @@ async function maskedShot<T>(tabs: TabSessions, tab: Tab, mask: MaskSpec | undef
   } finally {
     await tabs.call(tab, UNMASK_FN, []).catch(() => undefined);
   }
+}
+
+/** The tab's metrics with its secrets covered for the shot that follows (one page call). */
+async function maskedMetrics(tabs: TabSessions, tab: Tab, mask: MaskSpec, fullPage: boolean): Promise<{ m: MaskedMetrics; loaderId: string }> {
+  const { value, loaderId } = await tabs.callWithLoader<MaskedMetrics>(tab, MASKED_METRICS_FN, [mask.patterns, fullPage]);
+  return { m: value, loaderId };
 }
