@@ -3,9 +3,10 @@
  * call finds the boxes of password and payment fields, of fields whose value is a secret, and of
  * text matching the mask patterns (Range boxes of the DOM's own text, open shadow roots included),
  * and draws one solid box over each in the top layer; the screenshot is taken; a second call
- * removes them. Measured against decoding, filling and encoding the image again in Node, this
- * costs one round trip (docs/benchmarks.md, "Masking"). Text inside images, canvases and
- * cross-origin frames is not text the page has, and is not masked.
+ * removes them. That costs the walk alone, done inside the capture's own metrics call
+ * (docs/benchmarks.md, "Browser capture"), where decoding, filling and encoding the image again in
+ * Node would cost about as much as the whole capture. Text inside images and canvases is not text the page has, and iframes are documents
+ * of their own: neither is masked.
  */
 import { MASK_COLOUR } from '../../image/pipeline.ts';
 import { METRICS_FN, type PageMetrics } from './pageScripts.ts';
