@@ -76,13 +76,14 @@ export const MASK_FN = `function (patterns, region, draw) {
     for (const d of css.split(';')) { const [k, v] = d.split(':'); host.style.setProperty(k, v, 'important'); }
     const root = host.attachShadow({ mode: 'closed' });
     const fill = 'rgb(${MASK_COLOUR.r}, ${MASK_COLOUR.g}, ${MASK_COLOUR.b})';
-    let html = '';
+    // Elements, not innerHTML: a page enforcing Trusted Types refuses HTML strings.
     for (const b of boxes) {
       // Whole CSS px, a pixel wider each way: anti-aliased edges of the text must not show.
       const x = Math.floor(b.x) - 1, y = Math.floor(b.y) - 1, w = Math.ceil(b.x + b.w) + 1 - x, h = Math.ceil(b.y + b.h) + 1 - y;
-      html += '<div style="position:absolute;left:' + x + 'px;top:' + y + 'px;width:' + w + 'px;height:' + h + 'px;background:' + fill + '"></div>';
+      const d = document.createElement('div');
+      d.style.cssText = 'position:absolute;left:' + x + 'px;top:' + y + 'px;width:' + w + 'px;height:' + h + 'px;background:' + fill;
+      root.appendChild(d);
     }
-    root.innerHTML = html;
     document.documentElement.appendChild(host);
     // The top layer is drawn above every stacking context of the page (z-index alone is not).
     if (host.showPopover) { host.setAttribute('popover', 'manual'); try { host.showPopover(); } catch (e) { /* stays in the page, on top by z-index */ } }
