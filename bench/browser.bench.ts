@@ -20,11 +20,14 @@ import { createBrowserSource } from '../src/main/core/sources/browser/browserSou
 import type { BrowserFrameState } from '../src/main/core/sources/browser/frameState.ts';
 import type { CaptureOptions, StoredFrame } from '../src/main/core/sources/source.ts';
 import { CHROMIUM, connectDriver, driverPage, isRoot, resizeViewport, serveFixtures, startChromium } from '../tests/fixtures/browser/harness.ts';
+import { DEFAULT_MASK_PATTERNS } from '../src/shared/settings.ts';
 import type { BenchRow, BenchSection } from './types.ts';
 import { moduleFor } from '../tests/support/modules.ts';
 
 const WARMUP = 5;
 const RUNS = 40;
+/** The masking pair is compared round by round; more rounds steady the median of their ratios. */
+const MASK_RUNS = 100;
 const PEERS = join(import.meta.dirname, 'node_modules');
 
 function p50(xs: number[]): number {
@@ -221,9 +224,44 @@ export default async function run(): Promise<BenchSection> {
     const clickNone = p50(ct.get('none')!);
     const clickSummary = p50(ct.get('summary')!);
 
+    // Masking: the same capture with privacy.masking's defaults against none, interleaved, on the
+    // bench page as it is (the page call finds nothing) and with a password field, a card number
+    // and an API key added (the boxes are drawn over for the shot and removed after).
+    const masked: CaptureOptions = { ...opts, mask: { patterns: DEFAULT_MASK_PATTERNS } };
+    // Paired: the ratio is the median of each round's on ÷ off, which drift on a shared machine
+    // (both captures of a round see the same load) moves far less than a ratio of two medians.
+    const maskRounds = async (rounds = MASK_RUNS): Promise<{ off: number; on: number; ratio: number }> => {
+      const mt = new Map<string, number[]>([['off', []], ['on', []]]);
+      const pair: [string, () => Promise<unknown>][] = [
+        ['off', () => source.screen.capture(tab.id, opts)],
+        ['on', () => source.screen.capture(tab.id, masked)],
+      ];
+      for (let i = 0; i < WARMUP + rounds; i++) {
+        for (const [k, fn] of [...pair].sort(() => Math.random() - 0.5)) {
+          const dt = await timed(fn);
+          if (i >= WARMUP) mt.get(k)!.push(dt);
+        }
+      }
+      const off = mt.get('off')!;
+      const on = mt.get('on')!;
+      return { off: p50(off), on: p50(on), ratio: p50(on.map((x, i) => x / off[i]!)) };
+    };
+    const maskPlain = await maskRounds();
+    await page.evaluate(`(() => {
+      const p = document.createElement('p');
+      p.innerHTML = 'Card <span>4111 1111 1111 1111</span> · key <code>sk-proj-Zq8Wm3Lp0Xv7Tn2Rb5Yc9Hd4</code> <input type="password" value="hunter2-correct-horse">';
+      p.style.cssText = 'position: fixed; left: 300px; top: 120px; background: #fff; padding: 8px; z-index: 5';
+      document.body.appendChild(p);
+    })()`);
+    const maskSecrets = await maskRounds();
+    const boxes = (await source.screen.capture(tab.id, masked)).masks?.length ?? 0;
+    await page.reload();
+
     await page.goto(srv.url('bench.html?rows=5000'));
     const elements = (await page.evaluate('document.getElementsByTagName("*").length')) as number;
     const bigTree = await tree();
+    // The walk grows with the page: the same pair on the 5,000-row page (fewer rounds: each shot is slow there).
+    const maskBig = await maskRounds(15);
     await core.close();
 
     rows.push({ metric: 'raw CDP Page.captureScreenshot (JPEG q70, clip.scale → 1000 px), p50', value: r1(floorP50), unit: 'ms' });
@@ -235,6 +273,31 @@ export default async function run(): Promise<BenchSection> {
       against: 'raw CDP',
       target: '≤ 1.15×',
       pass: srcP50 / floorP50 <= 1.15,
+    });
+    rows.push({
+      metric: 'Sightline capture with masking on (privacy.masking defaults), bench page (no secret on it), p50',
+      value: r1(maskPlain.on),
+      unit: 'ms',
+      ratio: r2(maskPlain.ratio),
+      against: `masking off (${r1(maskPlain.off)} ms), paired`,
+      target: '≤ 1.15×',
+      pass: maskPlain.ratio <= 1.15,
+    });
+    rows.push({
+      metric: `Sightline capture with masking on, bench page + a password field, a card number and an API key (${boxes} boxes drawn), p50`,
+      value: r1(maskSecrets.on),
+      unit: 'ms',
+      ratio: r2(maskSecrets.ratio),
+      against: `masking off (${r1(maskSecrets.off)} ms), paired`,
+      target: '≤ 1.15×',
+      pass: maskSecrets.ratio <= 1.15,
+    });
+    rows.push({
+      metric: `Sightline capture with masking on, ${elements} elements (5,000 rows, no secret), p50 of 15`,
+      value: r1(maskBig.on),
+      unit: 'ms',
+      ratio: r2(maskBig.ratio),
+      against: `masking off (${r1(maskBig.off)} ms), paired`,
     });
     rows.push({ metric: 'Sightline capture through the core (source + catalog store), p50', value: r1(coreP50), unit: 'ms', ratio: r2(coreP50 / floorP50), against: 'raw CDP' });
     for (const p of [pw, cdm]) {
@@ -271,6 +334,7 @@ export default async function run(): Promise<BenchSection> {
     notes.push(
       `p50 of ${RUNS} runs after ${WARMUP} warm-ups; Sightline, the raw-CDP floor and the core path interleaved on one headless Chromium tab (viewport 1280×800, DPR 1); each peer launches its own headless /usr/bin/chromium (--isolated, viewport 1280×800) and is called over stdio with the MCP SDK client, in the same rounds.`,
       'The browser source scales and encodes inside Chromium (Page.captureScreenshot with clip.scale); its overhead over the floor is one isolated-world call for viewport, scroll, devicePixelRatio and document id (for staleness and mapping) and a header probe of the result.',
+      `Masking rows: the browser source with and without the default mask spec, in random order within each of ${MASK_RUNS} rounds; the ratio is the median of the rounds' on ÷ off. Masking on adds no round trip: the isolated-world call that reads the viewport and scroll also walks the DOM's elements and text nodes (fields by type and autocomplete, text by the mask patterns: one combined regular-expression scan per text node) and, when it finds secrets, draws one solid box per secret in the top layer; the call that removes them after the shot is not awaited (calls on the tab's session run in order). The core path above runs with masking on (the default).`,
       'Tokens are estimated as width × height / 750; peers return their default full-resolution PNG.',
       'The click rows run the two steps the action gate runs for a point click on a table cell (the browser\'s staleness check, then perform), interleaved; "summary" adds one page call before the click (name what is under the point, start a MutationObserver) and one after (read the mutations once the DOM is quiet), no image.',
     );

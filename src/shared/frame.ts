@@ -64,6 +64,8 @@ export interface UiNode {
   role: string;
   name: string;
   value?: string;
+  /** A password field (privacy.masking): its value is never given, and its box is masked in images. */
+  password?: boolean;
   /** In image pixels of the tree's frameRef. */
   bounds: Rect;
   /** Where to click it: the centre of its box in image pixels of frameRef (or click by `node`). */

@@ -6,6 +6,36 @@
  */
 import { z } from 'zod';
 
+/** The built-in pattern for card numbers: 13–19 digits (spaces or dashes between groups) that pass the Luhn check. */
+export const CARD_NUMBER_PATTERN = 'card-number';
+
+/**
+ * What is masked by default in page and screen text: card numbers, and API keys and tokens with a
+ * well-known prefix (OpenAI and Anthropic, GitHub, AWS access key ids, Slack, GitLab, Stripe, Google).
+ */
+export const DEFAULT_MASK_PATTERNS: readonly string[] = [
+  CARD_NUMBER_PATTERN,
+  '\\bsk-[A-Za-z0-9_-]{20,}',
+  '\\bgh[pousr]_[A-Za-z0-9]{30,}',
+  '\\bgithub_pat_[A-Za-z0-9_]{30,}',
+  '\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b',
+  '\\bxox[baprs]-[A-Za-z0-9-]{10,}',
+  '\\bglpat-[A-Za-z0-9_-]{20,}',
+  '\\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}',
+  '\\bAIza[0-9A-Za-z_-]{35}',
+];
+
+/** A mask pattern is the built-in card-number check or a JavaScript regular expression. */
+function isMaskPattern(p: string): boolean {
+  if (p === CARD_NUMBER_PATTERN) return true;
+  try {
+    // An expression that matches the empty string would mask nothing useful and loop forever.
+    return !new RegExp(p, 'u').test('');
+  } catch {
+    return false;
+  }
+}
+
 export const coreSettingsShape = {
   capture: z
     .strictObject({
@@ -53,6 +83,16 @@ export const coreSettingsShape = {
       cpuBudget: z.int().min(1).max(64).default(1),
       /** Apps whose frames are never text-indexed (matched case-insensitively in the app name or window title). */
       excludeApps: z.array(z.string().min(1)).default(['1Password', 'Bitwarden', 'KeePass', 'KeePassXC', 'LastPass', 'Dashlane', 'Keeper', 'Enpass', 'Keychain Access', 'Passwords']),
+    })
+    .prefault({}),
+  privacy: z
+    .strictObject({
+      /** Mask password and payment fields and text matching maskPatterns in every image, tree, text and log. */
+      masking: z.boolean().default(true),
+      /** `card-number` (Luhn-checked) or regular expressions (JavaScript syntax) of secrets to mask in text on screen. */
+      maskPatterns: z
+        .array(z.string().min(1).refine(isMaskPattern, { message: 'not "card-number" nor a regular expression that matches something' }))
+        .default([...DEFAULT_MASK_PATTERNS]),
     })
     .prefault({}),
 } as const;

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
 export function slugify(text: string, max = 40): string {
@@ -38,14 +38,39 @@ export const stepDirName = (n: number): string => `step-${String(n).padStart(2, 
 export class RunArtifacts {
   readonly id: string;
   readonly dir: string;
-  readonly #secrets: readonly string[];
+  readonly #secrets: string[];
+  /** Text files written so far (run-relative), so a secret learnt later is taken out of them too. */
+  readonly #written = new Set<string>();
   readonly #pending = new Set<Promise<void>>();
   #failure: Error | undefined;
 
   private constructor(id: string, dir: string, secrets: readonly string[]) {
     this.id = id;
     this.dir = dir;
-    this.#secrets = secrets;
+    this.#secrets = [...secrets];
+  }
+
+  /**
+   * A secret learnt during the run (text the server says went into a password field): redacted
+   * from every write from now on, and from the files already written (the model's reply that
+   * chose to type it, the goal in run.json), after the writes queued before it.
+   */
+  addSecret(secret: string): void {
+    if (secret.length <= 3 || this.#secrets.includes(secret)) return;
+    // As written in JSON too (a quote or a backslash in it is escaped there).
+    const forms = [...new Set([secret, JSON.stringify(secret).slice(1, -1)])];
+    this.#secrets.push(...forms);
+    const files = [...this.#written];
+    const queued = [...this.#pending];
+    this.#track(
+      Promise.allSettled(queued).then(async () => {
+        for (const rel of files) {
+          const file = this.path(rel);
+          const text = await readFile(file, 'utf8');
+          if (forms.some((f) => text.includes(f))) await writeFile(file, redact(text, forms), { mode: 0o600 });
+        }
+      }),
+    );
   }
 
   /** `out` is the run's own folder (it must be new or empty); else a new folder under <dataDir>/runs. */
@@ -69,6 +94,7 @@ export class RunArtifacts {
   /** Queue a write: text and JSON are redacted; a Buffer (an image) is written as is. */
   write(rel: string, data: string | Buffer | object): void {
     const body = Buffer.isBuffer(data) ? data : redact(typeof data === 'string' ? data : `${JSON.stringify(data, null, 2)}\n`, this.#secrets);
+    if (!Buffer.isBuffer(data)) this.#written.add(rel);
     const file = this.path(rel);
     this.#track(mkdir(dirname(file), { recursive: true, mode: 0o700 }).then(() => writeFile(file, body, { mode: 0o600 })));
   }

@@ -269,7 +269,9 @@ async function step(ctx: LoopContext, n: number, history: HistoryEntry[], state:
     record.outcome = `refused: ${code}`;
     return actionStop(code, resText).stop;
   }
-  const sc = res.structuredContent as { sourcePoint?: { x: number; y: number }; imagePoint?: { x: number; y: number }; note?: string } | undefined;
+  const sc = res.structuredContent as { sourcePoint?: { x: number; y: number }; imagePoint?: { x: number; y: number }; note?: string; received?: { password?: boolean } } | undefined;
+  // Text typed into a password field is kept out of every file of the run, those written already included.
+  if (call.name === 'type_text' && sc?.received?.password && typeof call.arguments.text === 'string') ctx.artifacts.addSecret(call.arguments.text);
   if (sc?.sourcePoint) record.devicePoint = sc.sourcePoint;
   if (sc?.imagePoint && !record.imagePoint) record.imagePoint = sc.imagePoint;
   record.result = { ok: true, text: resText };

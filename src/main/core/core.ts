@@ -10,12 +10,14 @@ import type { StatusInfo } from '../../shared/api.ts';
 import type { SettingsPatch } from '../../shared/settings.ts';
 import { ActionGate } from './actions/gate.ts';
 import { admitInput, checkAllowlist } from './actions/policy.ts';
+import { redactor } from './actions/redact.ts';
 import type { ActivityLog } from './catalog/activity.ts';
 import { Catalog } from './catalog/catalog.ts';
 import type { RetentionResult } from './catalog/types.ts';
 import type { CoreBus, CoreEvents } from './events.ts';
 import { FrameService } from './frames/frameService.ts';
 import { History } from './frames/history.ts';
+import { maskSpecOf } from './frames/privacy.ts';
 import { ScreenText } from './frames/screenText.ts';
 import { AgentRuns } from './runs/runs.ts';
 import { TextIndexer, type IndexerArchive, type IndexerTiming } from './text/indexer.ts';
@@ -101,7 +103,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const busy = new BusySignal();
   const frames = new FrameService({ catalog, sources, settings, events, log, busy });
   const ocr = new OcrService({ settings: () => settings.values().ocr });
-  const text = new ScreenText({ sources, frames, ocr: options.ocr ?? ocr });
+  const text = new ScreenText({ sources, frames, ocr: options.ocr ?? ocr, mask: () => maskSpecOf(settings.values()) });
   const actions = new ActionGate({
     sources,
     frames,
@@ -113,6 +115,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     activity: catalog.activity,
     busy,
     warn: (line) => log(`[sightline] ${line}`),
+    redact: redactor(() => settings.values()),
   });
   const targets = new TargetService(sources);
   const history = new History({ catalog, sources, settings, events });

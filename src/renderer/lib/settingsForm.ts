@@ -14,7 +14,7 @@ export type { FieldDef, FieldKind } from '../../shared/sources.ts';
 export type FormValue = string | boolean;
 export type FormValues = Record<string, FormValue>;
 
-export const SECTIONS = ['Sources', 'Capture', 'Agent input', 'Screen text', 'Retention', 'Connections', 'App'] as const;
+export const SECTIONS = ['Sources', 'Capture', 'Privacy', 'Agent input', 'Screen text', 'Retention', 'Connections', 'App'] as const;
 
 /** The core's own fields (every Sightline has them, whatever its sources). */
 export const CORE_FIELDS: readonly FieldDef[] = [
@@ -42,6 +42,21 @@ export const CORE_FIELDS: readonly FieldDef[] = [
     ],
   },
   { key: 'capture.quality', section: 'Capture', kind: 'number', label: 'Quality', min: 1, max: 100, step: 1, help: 'JPEG and WebP quality (1–100).' },
+  {
+    key: 'privacy.masking',
+    section: 'Privacy',
+    kind: 'toggle',
+    label: 'Mask secrets',
+    help: 'Password and payment fields, card numbers and API keys on screen are filled with one colour in every screenshot, and left out of UI trees, screen text, search and the activity log. Text typed into a password field is logged only as a count of characters.',
+  },
+  {
+    key: 'privacy.maskPatterns',
+    section: 'Privacy',
+    kind: 'list',
+    label: 'Secrets to mask in text',
+    help: 'One per line: card-number (Luhn-checked card numbers) or a regular expression. Defaults: card numbers and API keys with well-known prefixes (sk-, ghp_, github_pat_, AKIA, xox…-, glpat-, …).',
+    placeholder: 'card-number\n\\bACME-[0-9]{8}',
+  },
   { key: 'input.readOnly', section: 'Agent input', kind: 'toggle', label: 'Read-only', help: 'Agents may look but never click, type or scroll.' },
   {
     key: 'input.allowlist',

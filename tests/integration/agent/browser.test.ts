@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunView } from '../../../src/shared/api.ts';
@@ -14,7 +14,7 @@ import { connectDriver, driverPage, resizeViewport, serveFixtures, startChromium
 import { serve } from '../../support/cli.ts';
 import { act, startFakeModelServer, type FakeModelServer, type Received } from '../../support/fakeModelServer.ts';
 import { tempDir } from '../../support/mcpHarness.ts';
-import { KEY, leaks, runAgent, stepFiles, type AgentRun } from './harness.ts';
+import { KEY, leaks, listFiles, runAgent, stepFiles, type AgentRun } from './harness.ts';
 
 let srv: FixtureServer;
 let chrome: RunningChromium;
@@ -289,6 +289,20 @@ describe('safety stops', slow, () => {
     expect(r.run!.stop).toMatchObject({ reason: 'interrupted', exitCode: 130 });
     expect(await state<number>('window.state.counter')).toBe(0);
     expectClean(r);
+  });
+
+  it('text typed into a password field reaches the page, and no file of the run nor of the data directory holds it', async () => {
+    const secret = 'Typed-Secret-pw!42';
+    await page.goto(srv.url('secrets.html'));
+    await resizeViewport(page, 1280, 800);
+    model.script(async (r) => (stepOf(r) === 1 ? act({ action: 'type', text: secret, ...(await at('#login', r)), why: 'Set the new password' }) : act({ action: 'done', why: 'Password set' })));
+    const r = await runAgent(['--provider', 'anthropic', '--base-url', model.url, '--target', 'secrets.html', '--goal', `Set the new password to ${secret}`], { dataDir, env: anthropicEnv });
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(await state<string>('document.getElementById("login").value')).toBe(secret);
+    expect(leaks(r, secret)).toEqual(['stdout']);
+    expect(readFileSync(join(r.dir!, 'step-01/action.json'), 'utf8')).toContain('typed 18 characters into a password field');
+    const files = listFiles(dataDir).filter((f) => !f.startsWith('runs/') || f.startsWith(`runs/${basename(r.dir!)}/`));
+    for (const f of files) expect(readFileSync(join(dataDir, f)).includes(secret), f).toBe(false);
   });
 
   it('a target that matches nothing is a usage error (exit 2) listing the targets', async () => {

@@ -140,11 +140,13 @@ it('through the gate: click by text, type into a node with its value read back, 
   const target = `android:${d.serial}`;
   ok(await mcp.call('capture', { target }));
   // The core reads the tree's text (readText) and hands the node over; the source acts on it in
-  // that same dump (read a moment ago, no input since): one uiautomator dump, not two.
+  // that same dump (read a moment ago, no input since): one uiautomator dump, not two. (The
+  // capture after the click, which finds what changed, reads one beside its screencap to mask secrets.)
   const dumps = (): number => d.services.filter((s) => s.includes('uiautomator dump')).length;
+  const before = dumps();
   const clicked = data(await mcp.call('click', { target, text: 'OK' }));
   expect(d.ui.pressed).toEqual(['OK']);
-  expect(dumps()).toBe(1);
+  expect(dumps() - before).toBe(2);
   expect(clicked).toMatchObject({ hit: { role: 'android.widget.Button', name: 'OK' }, sourcePoint: { x: 540, y: 1200 }, imagePoint: { x: 225, y: 500 } });
 
   const refused = await mcp.call('type_text', { target, text: 'lost' });

@@ -17,6 +17,7 @@ import type { BusySignal } from '../util/busy.ts';
 import { readAim, type Aimed } from './aim.ts';
 import { describeOutcome } from './describe.ts';
 import { shorten } from './kinds.ts';
+import type { Redactor, TypedArgs } from './redact.ts';
 import { reportOutcome } from './outcome.ts';
 import { findTextAim } from './textAim.ts';
 import type { z } from 'zod';
@@ -52,6 +53,8 @@ export interface GateDeps {
   busy?: BusySignal;
   /** Problems worth a line in the server's log that must not change an answer. */
   warn(message: string): void;
+  /** Keeps secrets out of the log and the answer (text typed into a password field, masked patterns). */
+  redact?: Redactor;
 }
 
 type LogEntry = Partial<ActivityEntry> & { tool: string };
@@ -65,11 +68,15 @@ export class ActionGate implements ActionsPort {
   async act<S extends z.ZodRawShape, A>(kind: ActionKind<S, A>, args: ArgsOf<S>, opts: ActOptions): Promise<ActionResult> {
     const end = this.#d.busy?.begin();
     const started = performance.now();
-    const log: LogEntry = { tool: kind.name, params: logged(kind as AnyActionKind, args), client: opts.client, ...(opts.run ? { run: opts.run } : {}) };
+    const typed = args as TypedArgs;
+    const redact = this.#d.redact;
+    const params = logged(kind as AnyActionKind, args);
+    const log: LogEntry = { tool: kind.name, params: redact ? redact.params(params, typed) : params, client: opts.client, ...(opts.run ? { run: opts.run } : {}) };
     try {
       let result: ActionResult;
       try {
         result = await this.#act(kind, args, opts, log);
+        if (redact) result = redact.result(result, typed, log);
       } catch (e) {
         const code: ErrorCode = isSightlineError(e) ? e.code : 'INTERNAL';
         // A log that cannot be written never replaces the real answer.

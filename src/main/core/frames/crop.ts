@@ -10,7 +10,7 @@ import { checkCropRequest, cropMapping, planCrop, rectImageToSource, rectSourceT
 import { crop as cropImage, probe } from '../image/pipeline.ts';
 import type { CaptureOutcome, CropParams } from '../ports.ts';
 import type { SourceRegistry } from '../sources/registry.ts';
-import type { EncodedRegion } from '../sources/source.ts';
+import type { EncodedRegion, MaskSpec } from '../sources/source.ts';
 import { toLocalIso } from '../util/time.ts';
 import { decodeFrame } from './state.ts';
 
@@ -20,6 +20,8 @@ export interface CropDeps {
   fit: { maxDimension: number; maxPixels?: number };
   format: 'jpeg' | 'webp' | 'png';
   quality: number;
+  /** Mask secrets in a region captured again (privacy.masking); stored images are masked already. */
+  mask?: MaskSpec;
   /** Wait for a raw capture's original still being written. */
   original: (ref: string) => Promise<void> | undefined;
 }
@@ -79,7 +81,7 @@ async function recapture(d: CropDeps, base: FrameRecord, rect: { x: number; y: n
   } catch {
     return null;
   }
-  const region = await screen.captureRegion(stored, rect, { format: d.format, quality: d.quality, maxDimension: d.fit.maxDimension, signal });
+  const region = await screen.captureRegion(stored, rect, { format: d.format, quality: d.quality, maxDimension: d.fit.maxDimension, ...(d.mask ? { mask: d.mask } : {}), signal });
   return region ?? null;
 }
 

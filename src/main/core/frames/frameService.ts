@@ -15,10 +15,12 @@ import type { CaptureOutcome, CaptureParams, CropParams, FramesPort, Session, Ui
 import type { SettingsStore } from '../settings/store.ts';
 import { portOf } from '../sources/aim.ts';
 import type { SourceRegistry } from '../sources/registry.ts';
+import type { MaskSpec } from '../sources/source.ts';
 import type { BusySignal } from '../util/busy.ts';
 import { InFlight } from '../util/inFlight.ts';
 import { toLocalIso } from '../util/time.ts';
 import { cropFrame } from './crop.ts';
+import { maskCaptured, maskSpecOf, redactLabel, matchesShown, redactNodes, rememberPasswordNodes } from './privacy.ts';
 import { decodeFrame } from './state.ts';
 import { toImageNodes } from './uiTrees.ts';
 
@@ -41,6 +43,7 @@ interface ResolvedCapture {
   raw: boolean;
   fullPage?: boolean;
   scrollOffset?: CaptureParams['scrollOffset'];
+  mask?: MaskSpec;
 }
 
 export class FrameService implements FramesPort {
@@ -86,6 +89,7 @@ export class FrameService implements FramesPort {
       raw: p.raw ?? false,
       fullPage: p.fullPage,
       scrollOffset: p.scrollOffset,
+      mask: maskSpecOf(this.#d.settings.values()),
     };
     const out = p.scrollOffset
       ? await this.#capture(q, p.signal ?? new AbortController().signal)
@@ -106,17 +110,21 @@ export class FrameService implements FramesPort {
       raw,
       fullPage: q.fullPage,
       scrollOffset: q.scrollOffset,
+      ...(q.mask ? { mask: q.mask } : {}),
       signal,
     });
     const warnings = [...(captured.warnings ?? [])];
     let image: { data: Buffer; format: ImageFormat; width: number; height: number };
     let full: { data: Buffer; format: ImageFormat } | undefined;
+    let pixels: ImageInput | undefined;
     if (captured.encoded) {
       image = captured.encoded;
     } else if (captured.pixels) {
-      image = await fitAndEncode(captured.pixels, { ...fit, raw }, { format, quality });
-      // An encoded original (e.g. Android's PNG) is kept as is for native-resolution crops.
-      const pixels = captured.pixels;
+      // Secrets are filled before anything is encoded: the image, and the original kept for crops.
+      pixels = q.mask ? await maskCaptured(captured.pixels, captured) : captured.pixels;
+      image = await fitAndEncode(pixels, { ...fit, raw }, { format, quality });
+      // An encoded original (e.g. Android's PNG) is kept as is for native-resolution crops; a
+      // masked one was decoded to be filled, and is written behind like a raw capture's.
       const originalFormat = pixels.kind === 'encoded' ? sniffFormat(pixels.data) : undefined;
       if (originalFormat && !raw) full = { data: pixels.data, format: originalFormat };
     } else {
@@ -138,7 +146,7 @@ export class FrameService implements FramesPort {
       data: image.data,
       full,
       state: captured.state,
-      label: captured.label,
+      label: redactLabel(captured.label, q.mask),
     });
     // The first capture after an action is that action's "after" frame in the activity log
     // (best effort: the frame is stored, a log that cannot be updated does not undo it).
@@ -147,7 +155,7 @@ export class FrameService implements FramesPort {
     } catch (e) {
       warnings.push(`The activity log could not link this frame to the action before it (${(e as Error).message}).`);
     }
-    if (captured.pixels?.kind === 'raw' && !raw) this.#writeOriginalBehind(frame.ref, captured.pixels);
+    if (pixels?.kind === 'raw' && !raw) this.#writeOriginalBehind(frame.ref, pixels);
     return { frame, image: { data: image.data, format: image.format }, warnings };
   }
 
@@ -162,6 +170,7 @@ export class FrameService implements FramesPort {
         format: p.format ?? capture.format,
         quality: p.quality ?? capture.quality,
         original: (ref) => this.#originals.get(ref),
+        mask: maskSpecOf(this.#d.settings.values()),
       },
       this.get(p.ref),
       p,
@@ -234,7 +243,12 @@ export class FrameService implements FramesPort {
     const screen = portOf(source, 'screen');
     const frame = this.latest(p.target, p.session) ?? (await this.capture({ target: p.target, signal: p.signal, session: p.session })).frame;
     const raw = await portOf(source, 'tree').uiTree(p.target, decodeFrame(screen, frame), { maxNodes: p.maxNodes, query: p.query, signal: p.signal });
-    return { frameRef: frame.ref, nodes: toImageNodes(frame, raw) };
+    const spec = maskSpecOf(this.#d.settings.values());
+    let nodes = redactNodes(raw, spec);
+    const query = p.query;
+    if (spec && query) nodes = nodes.filter((n) => matchesShown(n, query));
+    rememberPasswordNodes(p.target, nodes);
+    return { frameRef: frame.ref, nodes: toImageNodes(frame, nodes) };
   }
 
   setPinned(ref: string, pinned: boolean, annotation?: string | null): FrameRecord {

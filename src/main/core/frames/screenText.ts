@@ -9,13 +9,14 @@ import type { FrameRecord } from '../catalog/types.ts';
 import type { OcrBox, OcrResult } from '../ocr/types.ts';
 import type { FindTextParams, FindTextResult, FoundText, ScreenTextPort, ScreenTextResult, Session } from '../ports.ts';
 import type { SourceRegistry } from '../sources/registry.ts';
-import type { TextItem } from '../sources/source.ts';
+import type { MaskSpec, TextItem } from '../sources/source.ts';
 import { rectSourceToImage } from '../image/mapping.ts';
 import { portOf } from '../sources/aim.ts';
 import { matchItem } from '../text/items.ts';
 import { findText } from '../text/match.ts';
 import type { OcrPort } from '../text/ocr.ts';
 import type { FrameService } from './frameService.ts';
+import { redactItems } from './privacy.ts';
 import { decodeFrame } from './state.ts';
 
 /** Text below this size (in the image read) is read enlarged: the engines misread 6–8 px text. */
@@ -26,7 +27,11 @@ export class ScreenText implements ScreenTextPort {
   readonly #frames: FrameService;
   readonly #ocr: OcrPort | undefined;
 
-  constructor(deps: { sources: SourceRegistry; frames: FrameService; ocr?: OcrPort }) {
+  /** The mask settings in force (undefined: masking off). */
+  readonly #mask: () => MaskSpec | undefined;
+
+  constructor(deps: { sources: SourceRegistry; frames: FrameService; ocr?: OcrPort; mask?: () => MaskSpec | undefined }) {
+    this.#mask = deps.mask ?? (() => undefined);
     this.#sources = deps.sources;
     this.#frames = deps.frames;
     this.#ocr = deps.ocr;
@@ -34,7 +39,7 @@ export class ScreenText implements ScreenTextPort {
 
   async read(target: string, o: { signal: AbortSignal; session?: Session }): Promise<ScreenTextResult> {
     const source = await this.#sources.forTarget(target, 'screen');
-    if (source.text) return { items: await source.text.readText(target, o.signal), via: 'tree' };
+    if (source.text) return { items: redactItems(await source.text.readText(target, o.signal), this.#mask()), via: 'tree' };
     this.#requireOcr(target);
     // OCR reads the native original where there is one: a 1000 px image loses small text.
     const { frame } = await this.#frames.capture({ target, session: o.session, signal: o.signal });
@@ -45,7 +50,7 @@ export class ScreenText implements ScreenTextPort {
     this.#requireOcr(ref);
     const { frame, data, shrunk } = await this.#frames.textImage(ref);
     const ocr = await this.#ocr!.recognize(data, { signal: o.signal, priority: o.priority ?? 'interactive', ...(shrunk > 1 ? { scale: Math.min(MAX_ENLARGE, shrunk) } : {}) });
-    return { items: ocrItems(ocr, frame), via: 'ocr', frameRef: frame.ref };
+    return { items: redactItems(ocrItems(ocr, frame), this.#mask()), via: 'ocr', frameRef: frame.ref };
   }
 
   /**

@@ -99,6 +99,46 @@ export async function crop(input: ImageInput, rectPx: Rect, fit: FitOptions, enc
   return encode(await resampled(src, rectPx, out), enc);
 }
 
+/** The colour a masked box is filled with (a dark grey that reads as "hidden", not as a black screen). */
+export const MASK_COLOUR = { r: 32, g: 32, b: 32 } as const;
+
+/**
+ * `input` with each rect (pixels of `input`, clamped to it) filled with MASK_COLOUR, as raw pixels
+ * (an encoded input is decoded once; the fill is a few row copies, and the encode that follows
+ * starts from raw pixels, so nothing is encoded twice). Without rects, `input` itself.
+ */
+export async function maskPixels(input: ImageInput, rectsPx: readonly Rect[]): Promise<ImageInput> {
+  if (rectsPx.length === 0) return input;
+  let raw: Extract<ImageInput, { kind: 'raw' }>;
+  if (input.kind === 'raw') {
+    checkRaw(input);
+    raw = input;
+  } else {
+    const src = await open(input);
+    try {
+      const { data, info } = await src.image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      raw = { kind: 'raw', data, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
+    } catch (e) {
+      throw invalid(e);
+    }
+  }
+  const { width, height, channels } = raw;
+  // The caller's buffer is not ours to change.
+  const data = input.kind === 'raw' ? Buffer.from(raw.data) : raw.data;
+  const pixel = Buffer.from(channels === 4 ? [MASK_COLOUR.r, MASK_COLOUR.g, MASK_COLOUR.b, 255] : [MASK_COLOUR.r, MASK_COLOUR.g, MASK_COLOUR.b]);
+  for (const r of rectsPx) {
+    const x0 = Math.max(0, Math.floor(r.x));
+    const y0 = Math.max(0, Math.floor(r.y));
+    const x1 = Math.min(width, Math.ceil(r.x + r.width));
+    const y1 = Math.min(height, Math.ceil(r.y + r.height));
+    if (x1 <= x0 || y1 <= y0) continue;
+    const row = Buffer.alloc((x1 - x0) * channels);
+    for (let i = 0; i < row.length; i += channels) pixel.copy(row, i);
+    for (let y = y0; y < y1; y++) row.copy(data, (y * width + x0) * channels);
+  }
+  return { kind: 'raw', data, width, height, channels };
+}
+
 /** A small JPEG for timelines and `…/thumbnail` resources. */
 export async function thumbnail(input: ImageInput, maxDimension = THUMBNAIL_MAX_DIMENSION): Promise<Encoded> {
   return fitAndEncode(input, { maxDimension }, { format: 'jpeg', quality: THUMBNAIL_QUALITY });

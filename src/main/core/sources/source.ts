@@ -60,7 +60,18 @@ export interface CaptureOptions {
   raw: boolean;
   fullPage?: boolean;
   scrollOffset?: Point;
+  /** Mask secrets in the image (privacy.masking); absent when masking is off. */
+  mask?: MaskSpec;
   signal: AbortSignal;
+}
+
+/**
+ * What to mask: password and payment fields (a source knows them: input types, autocomplete,
+ * password nodes) and text matching `patterns` (util/secrets.ts), each box filled with one
+ * colour before the image is encoded.
+ */
+export interface MaskSpec {
+  patterns: readonly string[];
 }
 
 export interface CapturedImage<State = unknown> {
@@ -83,6 +94,11 @@ export interface CapturedImage<State = unknown> {
   state: State;
   /** What the image shows, where the source knows it cheaply (window title and app, page title and URL): indexed for search. */
   label?: FrameLabel;
+  /**
+   * Boxes (source space) holding a secret. With `pixels` the core fills them before it fits and
+   * encodes; an `encoded` image comes with them already filled (the browser masks in the page).
+   */
+  masks?: Rect[];
   warnings?: string[];
 }
 
@@ -118,6 +134,7 @@ export interface RegionOptions {
   quality: number;
   /** Long-edge limit for the region's image. */
   maxDimension: number;
+  mask?: MaskSpec;
   signal: AbortSignal;
 }
 
@@ -128,6 +145,8 @@ export interface EncodedRegion {
   width: number;
   height: number;
   rect: Rect;
+  /** Boxes (source space) already filled in the image (see CapturedImage.masks). */
+  masks?: Rect[];
 }
 
 // ── input ──────────────────────────────────────────────────────────────────────────────────
@@ -215,7 +234,7 @@ export interface ActionOutcome {
   /** What was under the point (browser: the element; Android: the node; desktop: the window). */
   hit?: ElementRef & { app?: string };
   /** type_text: the element that received the text, and its value read back where it can be. */
-  received?: ElementRef & { value?: string; valueMatches?: boolean };
+  received?: ElementRef & { value?: string; valueMatches?: boolean; /** A password field: its value is never read back, and the text typed is never logged. */ password?: boolean };
   navigated?: { url: string; title?: string };
   dialog?: PendingDialog;
   title?: { from: string; to: string };

@@ -62,7 +62,7 @@ const getUiTree = defineTool({
     const lines = tree.nodes.map((n) => {
       const b = n.bounds;
       const c = n.center ? ` centre ${n.center.x},${n.center.y}` : '';
-      return `${n.id} ${n.role} ${JSON.stringify(n.name)}${n.value ? ` =${JSON.stringify(n.value)}` : ''} box ${b.x},${b.y} ${b.width}×${b.height}${c}${n.inViewport === false ? ' (off screen: click by node scrolls it into view)' : ''}${n.enabled === false ? ' (disabled)' : ''}`;
+      return `${n.id} ${n.role} ${JSON.stringify(n.name)}${n.password ? ' (password field, value hidden)' : n.value ? ` =${JSON.stringify(n.value)}` : ''} box ${b.x},${b.y} ${b.width}×${b.height}${c}${n.inViewport === false ? ' (off screen: click by node scrolls it into view)' : ''}${n.enabled === false ? ' (disabled)' : ''}`;
     });
     res.text(`UI tree of ${args.target}, boxes and centres in image px of frame ${tree.frameRef}:\n${lines.join('\n')}${truncated ? '\n(truncated: raise maxNodes or use query)' : ''}`);
     res.structured({ frameRef: tree.frameRef, nodes: tree.nodes, ...(truncated ? { truncated } : {}) });

@@ -34,7 +34,7 @@ export function createAndroidSource(options: AndroidSourceOptions): AndroidSourc
   const devices = new AndroidDevices(options);
   const dumps = new DeviceDumps(devices);
   const apps = new AndroidApps(devices, options);
-  const screen = new AndroidScreen(devices);
+  const screen = new AndroidScreen(devices, dumps);
   return {
     name: 'android',
     screen,

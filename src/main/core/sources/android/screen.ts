@@ -7,9 +7,12 @@ import { frameStale } from '../aim.ts';
 import { z } from 'zod';
 import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
 import type { TargetInfo } from '../../../../shared/frame.ts';
-import type { CaptureOptions, CapturedImage, FrameCheck, ScreenPort, StoredFrame } from '../source.ts';
+import type { Rect } from '../../../../shared/frame.ts';
+import { hasSecret } from '../../util/secrets.ts';
+import type { CaptureOptions, CapturedImage, FrameCheck, MaskSpec, ScreenPort, SourceUiNode, StoredFrame } from '../source.ts';
 import { OFFLINE_HINT } from './adb.ts';
 import { TIMEOUT, isReady, stateHint, type AndroidDevices, type DeviceRef } from './devices.ts';
+import { REUSE_MS, type DeviceDumps } from './dumps.ts';
 import { naturalOf, orientationOf } from './orientation.ts';
 import { FOCUS_COMMAND, checkPng, parseForegroundPackage, type DisplayInfo } from './parse.ts';
 import { dedupeTargets, mapLimit, type ListedTarget } from './servers.ts';
@@ -34,9 +37,11 @@ export const ROTATION_DEG = ['0°', '90°', '180°', '270°'];
 export class AndroidScreen implements ScreenPort<AndroidFrameState> {
   readonly state = androidFrameState;
   readonly #d: AndroidDevices;
+  readonly #dumps: DeviceDumps | undefined;
 
-  constructor(devices: AndroidDevices) {
+  constructor(devices: AndroidDevices, dumps?: DeviceDumps) {
     this.#d = devices;
+    this.#dumps = dumps;
   }
 
   async listTargets(signal: AbortSignal): Promise<TargetInfo[]> {
@@ -114,10 +119,11 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
       // The app in front is read alongside too (no added latency): the frame's label, which keeps
       // an excluded app's screens out of the text index. Unknown when it cannot be read.
       for (let attempt = 0; ; attempt++) {
-        const [raw, display, focus] = await Promise.all([
+        const [raw, display, focus, secrets] = await Promise.all([
           this.#d.run(ref, 'exec:screencap -p', options.signal, 'screencap', TIMEOUT.screencap).catch((e: unknown) => e as Error),
           this.#d.display(ref, options.signal, true).catch((e: unknown) => e as Error),
           this.#d.shell(ref, FOCUS_COMMAND, options.signal, 'reading the app in front').catch(() => ''),
+          options.mask ? this.#secretBoxes(ref, options.mask, options.signal) : undefined,
         ]);
         const app = parseForegroundPackage(focus);
         let png: ReturnType<typeof checkPng>;
@@ -140,9 +146,29 @@ export class AndroidScreen implements ScreenPort<AndroidFrameState> {
           origin: { x: 0, y: 0 },
           ...(display.density ? { dpi: display.density } : {}),
           state,
+          ...(secrets && 'boxes' in secrets && secrets.boxes.length ? { masks: secrets.boxes } : {}),
+          ...(secrets && 'error' in secrets ? { warnings: [`Nothing was masked: the screen's UI tree could not be read to find password fields and secrets (${secrets.error}).`] } : {}),
         };
       }
     });
+  }
+
+  /**
+   * Where secrets are on screen: password nodes and nodes whose text matches the mask patterns,
+   * from a UI dump read beside the screencap (a phone's dump takes 1–3 s, so one read for an
+   * action within the last second with no input since is used instead). A dump that fails is
+   * reported, not thrown: the capture goes on unmasked and says so.
+   */
+  async #secretBoxes(ref: DeviceRef, mask: MaskSpec, signal: AbortSignal): Promise<{ boxes: Rect[] } | { error: string }> {
+    if (!this.#dumps) return { boxes: [] };
+    try {
+      const last = this.#dumps.last(ref);
+      const fresh = last && last.at > this.#d.touchedAt(ref) && Date.now() - last.at <= REUSE_MS;
+      const nodes = fresh ? last.nodes : (await this.#dumps.raw(ref, signal)).nodes;
+      return { boxes: nodes.filter((n) => n.bounds.width > 0 && n.bounds.height > 0 && isSecretNode(n, mask.patterns)).map((n) => n.bounds) };
+    } catch (e) {
+      return { error: (e as Error).message.replace(/\.$/, '') };
+    }
   }
 
   async checkFrame(frame: StoredFrame<AndroidFrameState>, signal: AbortSignal): Promise<FrameCheck> {
@@ -167,4 +193,10 @@ export function assertFresh(frame: StoredFrame<AndroidFrameState>, display: Disp
 
 export function staleError(frame: StoredFrame, why: string): SightlineError {
   return frameStale(frame, `${why} since it was taken`);
+}
+
+/** A node that holds a secret: a password field, or text (or content-desc) matching the mask patterns. */
+export function isSecretNode(n: SourceUiNode, patterns: readonly string[]): boolean {
+  const a = n.attributes ?? {};
+  return a.password === 'true' || hasSecret(a.text ?? '', patterns) || hasSecret(a['content-desc'] ?? '', patterns);
 }

@@ -39,6 +39,8 @@ export function textItems(nodes: readonly SourceUiNode[]): TextItem[] {
   const out: TextItem[] = [];
   for (const n of nodes) {
     const text = n.attributes?.text || n.attributes?.['content-desc'];
+    // A password field's text is its value (dots, or the character just typed): never text to find.
+    if (n.attributes?.password === 'true') continue;
     if (!text || !text.trim() || n.inViewport === false || n.bounds.width <= 0 || n.bounds.height <= 0) continue;
     out.push({ text, bounds: n.bounds, node: n.id, confidence: 1 });
   }

@@ -108,7 +108,8 @@ export async function typeText(k: TypingKit, ref: DeviceRef, req: TypeRequest, a
       const matches = value === undefined ? undefined : valueMatches(value, req.text, !!req.clear);
       // `received` names the element only (the core's schema has no app for it).
       const { app: _app, ...element } = elementRef(node);
-      details.outcome = { received: { ...element, ...(value !== undefined ? { value: value.slice(0, 500), valueMatches: matches } : {}) } };
+      const password = node.attributes?.password === 'true' ? { password: true } : {};
+      details.outcome = { received: { ...element, ...(value !== undefined ? { value: value.slice(0, 500), valueMatches: matches } : {}), ...password } };
       readBack = value === undefined ? 'a password field: its value is not read back' : matches ? undefined : `the field shows ${JSON.stringify(value.slice(0, 120))}, not what was typed`;
     } else readBack = 'no focused field to read back';
   }

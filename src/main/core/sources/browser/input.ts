@@ -18,8 +18,8 @@ import type { BrowserFleet } from './fleet.ts';
 import { parseKeyCombo } from './keys.ts';
 import type { BrowserModuleAction } from './kinds.ts';
 import { isPageAction, performNavigation } from './navigation.ts';
+import { observe, received, type ObserveContext } from './outcome.ts';
 import { judgeFrame } from './screen.ts';
-import { observe, type ObserveContext } from './outcome.ts';
 import { FIELD_FN, SCROLL_INTO_VIEW_FN, SELECT_ALL_FN, type FocusInfo } from './pageActions.ts';
 import type { PageElement } from './pageScripts.ts';
 import { shorten } from './tabWatch.ts';
@@ -200,10 +200,10 @@ async function typeInto(ctx: ObserveContext, page: Page, a: Extract<Action, { ki
     },
     { focus: !a.submit, expect },
   );
-  if (before) outcome.received = { role: before.role, name: before.name, node: before.node, ...(before.value !== undefined ? { value: before.value } : {}), ...(before.valueMatches !== undefined ? { valueMatches: before.valueMatches } : {}) };
-  else if (!outcome.received && !aim && pre.focus && summary) outcome.received = { role: pre.focus.role, name: pre.focus.name, node: pre.focus.node };
+  if (before) outcome.received = received(before);
+  else if (!outcome.received && !aim && pre.focus && summary) outcome.received = { role: pre.focus.role, name: pre.focus.name, node: pre.focus.node, ...(pre.focus.password ? { password: true } : {}) };
   const r = outcome.received;
-  const notes = [r?.valueMatches === false ? `the field now holds "${shorten(r.value ?? '', 80)}", not the typed text (a mask, a length limit or a script changed it)` : undefined];
+  const notes = [r?.valueMatches === false && r.password ? 'the password field does not hold the typed text (a length limit or a script changed it)' : r?.valueMatches === false ? `the field now holds "${shorten(r.value ?? '', 80)}", not the typed text (a mask, a length limit or a script changed it)` : undefined];
   const out: ActionDetails = { characters: [...a.text].length, method, outcome, ...(pre.points[0] ? { point: toFramePoint(pre.points[0], pre.scroll, ctx.frame), viewportPoint: pre.points[0] } : {}) };
   const note = notes.filter(Boolean).join('; ');
   if (note) out.note = note;

@@ -146,6 +146,7 @@ export function received(f: FocusInfo): NonNullable<ActionOutcome['received']> {
   const out: NonNullable<ActionOutcome['received']> = { role: f.role, name: f.name, node: f.node };
   if (f.value !== undefined) out.value = f.value;
   if (f.valueMatches !== undefined) out.valueMatches = f.valueMatches;
+  if (f.password) out.password = true;
   return out;
 }
 

@@ -2,6 +2,7 @@
  * The page's compact UI tree, and its visible text (the same walk, so a text item and a tree
  * node share their id). Run in Sightline's isolated world; see pageScripts.ts.
  */
+import { SECRET_AUTOCOMPLETE } from '../../util/secrets.ts';
 import { ELEMENTS_JS } from './pageScripts.ts';
 
 /** A node of the page's tree as the script returns it; bounds in viewport CSS px. */
@@ -56,11 +57,21 @@ export const UI_TREE_FN = `function (maxNodes, query, mode) {
     if (role === 'heading') set('level', el.getAttribute('aria-level') || (/^h[1-6]$/.test(tag) ? tag[1] : '2'));
     if (el.getRootNode().activeElement === el) set('focused', 'true');
     if (tag === 'input' && type !== 'text' && !INPUT_ROLES[type] && type) set('type', type);
+    const ac = secretAutocomplete(el, tag);
+    if (ac) set('autocomplete', ac);
     return any ? a : undefined;
+  };
+  // Payment and one-time-code fields: their value is a secret (masked in images, never given as text).
+  const SECRET_AC = new Set(${JSON.stringify(SECRET_AUTOCOMPLETE)});
+  const secretAutocomplete = (el, tag) => {
+    if (tag !== 'input' && tag !== 'textarea') return '';
+    const t = (el.getAttribute('autocomplete') || '').toLowerCase().split(/\\s+/).find((x) => SECRET_AC.has(x));
+    return t || '';
   };
   const readerText = (c) => {
     const el = c.el;
     if (c.tag === 'input' || c.tag === 'textarea') {
+      if (secretAutocomplete(el, c.tag)) return '';
       if (c.type === 'password' || c.type === 'checkbox' || c.type === 'radio' || c.type === 'file') return c.type === 'file' ? nameOf(el, c.tag, c.type, 300) : '';
       if (c.type === 'button' || c.type === 'submit' || c.type === 'reset' || c.type === 'image') return nameOf(el, c.tag, c.type, 300);
       return clip(el.value || el.getAttribute('placeholder') || '', 300);

@@ -9,12 +9,13 @@ import type { ImageFormat, TargetInfo } from '../../../../shared/frame.ts';
 import { fitSize } from '../../image/fit.ts';
 import { probe } from '../../image/pipeline.ts';
 import type { Rect } from '../../../../shared/frame.ts';
-import type { CaptureOptions, CapturedImage, EncodedRegion, FrameCheck, RegionOptions, ScreenPort, StoredFrame } from '../source.ts';
+import type { CaptureOptions, CapturedImage, EncodedRegion, FrameCheck, MaskSpec, RegionOptions, ScreenPort, StoredFrame } from '../source.ts';
 import { abortable } from './connection.ts';
 import { isListedPage } from './detect.ts';
 import type { BrowserFleet } from './fleet.ts';
 import { browserFrameState, captureRegion, regionClip, staleReason, type BrowserFrameState } from './frameState.ts';
 import { dialogOf } from './outcome.ts';
+import { MASK_FN, MASKED_METRICS_FN, UNMASK_FN, type MaskedMetrics, type PageBox } from './pageMask.ts';
 import { SCROLL_FN } from './pageScripts.ts';
 import { guarded } from './tabWatch.ts';
 import { LOST_HINT, withTimeout, type Tab, type TabSessions } from './tabs.ts';
@@ -80,7 +81,10 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
         if (!Number.isFinite(x) || !Number.isFinite(y)) throw new SightlineError('INVALID_ARGUMENT', 'scrollOffset x and y must be numbers (CSS px).', 'Give e.g. scrollOffset: { x: 0, y: 600 }.');
         await tabs.call(tab, SCROLL_FN, ['by', x, y]);
       }
-      let { m, loaderId } = await tabs.metrics(tab);
+      // With masking, the metrics call also covers the page's secrets (removed after the shot).
+      let boxes: PageBox[] = [];
+      let { m, loaderId } = o.mask ? await maskedMetrics(tabs, tab, o.mask, o.fullPage === true) : await tabs.metrics(tab);
+      if ('boxes' in m) boxes = (m as MaskedMetrics).boxes;
       if (m.vis === 'hidden') {
         // A background tab produces no frames, so its screenshot would never come.
         await tab.session.send('Page.bringToFront');
@@ -104,7 +108,13 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
       // Faster zlib settings for PNG; JPEG and WebP encode the same either way.
       if (o.format === 'png') params.optimizeForSpeed = true;
       if (o.format !== 'png') params.quality = Math.round(o.quality);
-      const shot = (await guarded(tab.watch, tab.targetId, tab.session.send('Page.captureScreenshot', params))) as { data: string };
+      let shot: { data: string };
+      try {
+        shot = (await guarded(tab.watch, tab.targetId, tab.session.send('Page.captureScreenshot', params))) as { data: string };
+      } finally {
+        // Not awaited: calls on this session run in order, so whatever reads the page next finds the boxes gone.
+        if (boxes.length) tabs.call(tab, UNMASK_FN, []).catch(() => undefined);
+      }
       const data = Buffer.from(shot.data, 'base64');
       if (data.length === 0) throw new SightlineError('SCREENSHOT_FAILED', 'The browser returned an empty screenshot.', 'Capture again.');
       const size = await probe({ kind: 'encoded', data });
@@ -129,6 +139,8 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
         state: { loaderId, url: m.url, viewport: { width: m.w, height: m.h }, dpr: m.dpr, scroll: { x: m.sx, y: m.sy }, fullPage },
         label: { ...(m.title ? { title: m.title } : {}), document: m.url },
       };
+      // Already filled in the image; named in source space (viewport CSS px, or the page's for fullPage).
+      if (boxes.length) result.masks = boxes.map((b) => ({ x: b.x - region.x, y: b.y - region.y, width: b.w, height: b.h }));
       if (warnings.length) result.warnings = warnings;
       return result;
     });
@@ -158,13 +170,36 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
       const params: Record<string, unknown> = { format: o.format, clip, captureBeyondViewport: !inView };
       if (o.format === 'png') params.optimizeForSpeed = true;
       else params.quality = Math.round(o.quality);
-      const shot = (await guarded(tab.watch, tab.targetId, tab.session.send('Page.captureScreenshot', params))) as { data: string };
-      const data = Buffer.from(shot.data, 'base64');
+      const masked = await maskedShot(tabs, tab, o.mask, clip, () => guarded(tab.watch, tab.targetId, tab.session.send('Page.captureScreenshot', params)) as Promise<{ data: string }>);
+      const data = Buffer.from(masked.shot.data, 'base64');
       if (data.length === 0) return undefined;
       const size = await probe({ kind: 'encoded', data });
-      return { data, format: o.format, width: size.width, height: size.height, rect: plan.rect };
+      const out: EncodedRegion = { data, format: o.format, width: size.width, height: size.height, rect: plan.rect };
+      if (masked.boxes.length) out.masks = masked.boxes.map((b) => ({ x: b.x - clip.x + plan.rect.x, y: b.y - clip.y + plan.rect.y, width: b.w, height: b.h }));
+      return out;
     });
   }
+}
+
+/**
+ * The screenshot with the page's secrets inside `region` (document CSS px) covered while it is
+ * taken (pageMask.ts); the cover is removed whatever happens. Without a mask spec, just the shot.
+ */
+async function maskedShot<T>(tabs: TabSessions, tab: Tab, mask: MaskSpec | undefined, region: Rect, shoot: () => Promise<T>): Promise<{ shot: T; boxes: PageBox[] }> {
+  if (!mask) return { shot: await shoot(), boxes: [] };
+  const boxes = await tabs.call<PageBox[]>(tab, MASK_FN, [mask.patterns, { x: region.x, y: region.y, width: region.width, height: region.height }, true]);
+  if (boxes.length === 0) return { shot: await shoot(), boxes };
+  try {
+    return { shot: await shoot(), boxes };
+  } finally {
+    await tabs.call(tab, UNMASK_FN, []).catch(() => undefined);
+  }
+}
+
+/** The tab's metrics with its secrets covered for the shot that follows (one page call). */
+async function maskedMetrics(tabs: TabSessions, tab: Tab, mask: MaskSpec, fullPage: boolean): Promise<{ m: MaskedMetrics; loaderId: string }> {
+  const { value, loaderId } = await tabs.callWithLoader<MaskedMetrics>(tab, MASKED_METRICS_FN, [mask.patterns, fullPage]);
+  return { m: value, loaderId };
 }
 
 /**
