@@ -14,6 +14,8 @@ import type { DesktopFrameState } from './screen.ts';
 import { allWindows, boundsOf, get, inside, parseDesktopTarget, saneBounds, sleep, windowInfo, type DesktopSession, type Nut } from './session.ts';
 import { X11Typist, normaliseTypedText } from './x11Keymap.ts';
 import { requirePoint } from '../aim.ts';
+import type { DesktopTree } from './tree/desktopTree.ts';
+import { resolveAims } from './tree/locate.ts';
 
 /** The seed-004 rule: input lands inside the target, or not at all (a drag's end too). */
 function checkPoint(action: SourceAction, bounds: Rect): void {
@@ -28,14 +30,23 @@ function checkPoint(action: SourceAction, bounds: Rect): void {
 export class DesktopInput implements InputPort<DesktopFrameState> {
   readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'hover', 'drag', 'focus_window'] as const;
   readonly #s: DesktopSession;
+  readonly #tree: DesktopTree | undefined;
   readonly #input = new Mutex();
   #typist: X11Typist | undefined;
 
-  constructor(session: DesktopSession) {
+  constructor(session: DesktopSession, tree?: DesktopTree) {
     this.#s = session;
+    this.#tree = tree;
   }
 
   async perform(action: SourceAction<DesktopFrameState>, signal: AbortSignal): Promise<ActionDetails> {
+    // ── node aims (tree/locate.ts): a node (and a drag's toNode) becomes its centre on screen now ──
+    const aimed = await resolveAims(this.#tree, action, signal);
+    const details = await this.#performAt(aimed.action, signal);
+    return aimed.node ? { ...details, point: aimed.node.point, outcome: { ...details.outcome, hit: aimed.node.element } } : details;
+  }
+
+  async #performAt(action: SourceAction<DesktopFrameState>, signal: AbortSignal): Promise<ActionDetails> {
     const facts = this.#s.assertReachable();
     if (facts.platform === 'darwin' && facts.accessibility === 'denied') {
       throw new SightlineError('PERMISSION_DENIED', 'Sightline may not send input: the Accessibility permission is not granted.', `Allow Sightline in ${MAC_ACCESSIBILITY}.`);
