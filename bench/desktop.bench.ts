@@ -19,6 +19,7 @@ import { estimateVisionTokens, fitSize } from '../src/main/core/image/fit.ts';
 import { createDesktopSource } from '../src/main/core/sources/desktop/desktopSource.ts';
 import { startHarness, textOf, type Harness } from '../tests/support/mcpHarness.ts';
 import { startTestApp, startXvfb, type TestApp, type XDisplay } from '../tests/support/xvfb.ts';
+import { measureTree } from './desktopTree.ts';
 import type { BenchRow, BenchSection } from './types.ts';
 
 const WARMUP = 5;
@@ -284,5 +285,9 @@ export async function measure(): Promise<BenchSection> {
     else process.env.DISPLAY = savedDisplay;
     rmSync(dataDir, { recursive: true, force: true });
   }
+  // The accessibility tree, on a display of its own (a session bus and at-spi2-core beside it).
+  const tree = await measureTree();
+  rows.push(...tree.rows);
+  notes.push(...tree.notes);
   return { title: 'Desktop: display capture and click round trip', rows, notes };
 }
