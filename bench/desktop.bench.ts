@@ -19,7 +19,6 @@ import { estimateVisionTokens, fitSize } from '../src/main/core/image/fit.ts';
 import { createDesktopSource } from '../src/main/core/sources/desktop/desktopSource.ts';
 import { startHarness, textOf, type Harness } from '../tests/support/mcpHarness.ts';
 import { startTestApp, startXvfb, type TestApp, type XDisplay } from '../tests/support/xvfb.ts';
-import { measureTree } from './desktopTree.ts';
 import type { BenchRow, BenchSection } from './types.ts';
 
 const WARMUP = 5;
@@ -115,8 +114,20 @@ async function transparentShare(png: Buffer): Promise<number> {
  * closes from an atexit handler, and once Xvfb is gone that close hits Xlib's fatal I/O error
  * handler, which exits the process with status 1 however the bench went.
  */
-export default function run(): Promise<BenchSection> {
-  const code = `import(${JSON.stringify(import.meta.url)}).then((m) => m.measure()).then((r) => process.send({ ok: r }), (e) => process.send({ error: String(e?.stack ?? e) }))`;
+export default async function run(): Promise<BenchSection> {
+  const section = await inChild('measure');
+  // The accessibility tree on a display of its own, in a process of its own (the native modules keep the first display they open).
+  const tree = await inChild('measureTree');
+  return { ...section, rows: [...section.rows, ...tree.rows], notes: [...(section.notes ?? []), ...(tree.notes ?? [])] };
+}
+
+export async function measureTree(): Promise<BenchSection> {
+  const { measureTree: measure } = await import('./desktopTree.ts');
+  return { title: 'tree', ...(await measure()) };
+}
+
+function inChild(fn: 'measure' | 'measureTree'): Promise<BenchSection> {
+  const code = `import(${JSON.stringify(import.meta.url)}).then((m) => m.${fn}()).then((r) => process.send({ ok: r }), (e) => process.send({ error: String(e?.stack ?? e) }))`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], env: process.env });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -285,9 +296,5 @@ export async function measure(): Promise<BenchSection> {
     else process.env.DISPLAY = savedDisplay;
     rmSync(dataDir, { recursive: true, force: true });
   }
-  // The accessibility tree, on a display of its own (a session bus and at-spi2-core beside it).
-  const tree = await measureTree();
-  rows.push(...tree.rows);
-  notes.push(...tree.notes);
   return { title: 'Desktop: display capture and click round trip', rows, notes };
 }
