@@ -114,16 +114,19 @@ async function transparentShare(png: Buffer): Promise<number> {
  * closes from an atexit handler, and once Xvfb is gone that close hits Xlib's fatal I/O error
  * handler, which exits the process with status 1 however the bench went.
  */
-export default async function run(): Promise<BenchSection> {
-  const section = await inChild('measure');
+/** `DESKTOP_BENCH=tree` (or `capture`) measures one of the two sections only. */
+export default async function run(): Promise<BenchSection[]> {
+  const only = process.env.DESKTOP_BENCH;
+  const out: BenchSection[] = [];
+  if (only !== 'tree') out.push(await inChild('measure'));
   // The accessibility tree on a display of its own, in a process of its own (the native modules keep the first display they open).
-  const tree = await inChild('measureTree');
-  return { ...section, rows: [...section.rows, ...tree.rows], notes: [...(section.notes ?? []), ...(tree.notes ?? [])] };
+  if (only !== 'capture') out.push(await inChild('measureTree'));
+  return out;
 }
 
 export async function measureTree(): Promise<BenchSection> {
   const { measureTree: measure } = await import('./desktopTree.ts');
-  return { title: 'tree', ...(await measure()) };
+  return { title: 'Desktop: accessibility tree (AT-SPI) of a GTK 3 window', ...(await measure()) };
 }
 
 function inChild(fn: 'measure' | 'measureTree'): Promise<BenchSection> {
