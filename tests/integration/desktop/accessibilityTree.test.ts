@@ -174,11 +174,20 @@ describe('desktop accessibility tree (AT-SPI, GTK 3)', { timeout: 120_000 }, () 
     expect(textOf(r)).toMatch(/^AMBIGUOUS_TEXT: "OK" matches 2 places/);
     await new Promise((done) => setTimeout(done, 300));
     expect(twins.events.filter((e) => e.event === 'click').length).toBe(before);
-    const second = form.next(() => false, 1).catch(() => undefined);
-    void second;
     const pressed = twins.next((e) => e.event === 'click');
     ok(await h.call('click', { target: twinTarget, text: 'OK', index: 2 }));
     expect(await pressed).toMatchObject({ button: 'OK 2' });
+  });
+
+  it('find_text answers from the tree, and sightline://health says the tree is readable', async () => {
+    const found = ok(await h.call('find_text', { target, text: 'Sign up' })).structuredContent as { via: string; matches: { text: string; node?: string }[] };
+    expect(found.via).toBe('tree');
+    expect(found.matches).toHaveLength(1);
+    expect(found.matches[0]!.node).toBe(named((await tree()).nodes, 'label', 'Sign up').id);
+    const res = await h.client.readResource({ uri: 'sightline://health' });
+    const health = JSON.parse((res.contents[0] as { text: string }).text) as { sources: { source: string; checks?: { id: string; status: string }[] }[] };
+    const check = health.sources.find((s) => s.source === 'desktop')!.checks?.find((c) => c.id === 'accessibility-tree');
+    expect(check?.status).toBe('ok');
   });
 
   it('a window without a tree (Tk) is still clicked by text, read by OCR', async () => {

@@ -33,7 +33,12 @@ export function createDesktopSource(options: DesktopSourceOptions): DesktopSourc
     screen: new DesktopScreen(session),
     input,
     ...(tree ? { tree, text: tree } : {}),
-    health: () => health(session),
+    health: async () => {
+      const h = await health(session);
+      // Whether window trees can be read: a checklist item, never a reason to call the source unavailable.
+      const check = h.available ? await tree?.check() : undefined;
+      return check ? { ...h, checks: [...(h.checks ?? []), check] } : h;
+    },
     dispose: async () => {
       await input.dispose();
       await tree?.dispose();

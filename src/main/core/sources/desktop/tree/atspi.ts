@@ -59,6 +59,17 @@ export class AtspiBackend implements TreeBackend {
     return { elements, app: ref[0] };
   }
 
+  /** Whether the accessibility bus answers (for the health checklist); never throws. */
+  async probe(): Promise<{ ok: boolean; detail: string }> {
+    try {
+      const bus = await this.#connect();
+      const apps = await bus.call<ObjRef[]>({ destination: REGISTRY, path: ROOT, interface: ACC, member: 'GetChildren' });
+      return { ok: true, detail: `${apps.length} application${apps.length === 1 ? '' : 's'} on the accessibility bus` };
+    } catch (e) {
+      return { ok: false, detail: (e as Error).message };
+    }
+  }
+
   async dispose(): Promise<void> {
     const bus = this.#bus;
     this.#bus = undefined;

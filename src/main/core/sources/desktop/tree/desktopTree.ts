@@ -5,7 +5,7 @@
  * app exposes no tree (Tk, a game, a remote desktop) has no text here: the core reads it by OCR.
  */
 import { SightlineError, isSightlineError } from '../../../../../shared/errors.ts';
-import type { Point, Rect } from '../../../../../shared/frame.ts';
+import type { HealthCheck, Point, Rect } from '../../../../../shared/frame.ts';
 import type { SourceUiNode, StoredFrame, TextItem, TextPort, TreePort, UiTreeOptions } from '../../source.ts';
 import type { DesktopFrameState } from '../screen.ts';
 import { boundsOf, get, parseDesktopTarget, type DesktopSession } from '../session.ts';
@@ -80,6 +80,15 @@ export class DesktopTree implements TreePort<DesktopFrameState>, TextPort {
       this.#handles.set(t.id, handles);
     }
     return { window, read: handles.adopt(snapshot.elements) };
+  }
+
+  /** A checklist item: whether window trees can be read here. */
+  async check(): Promise<HealthCheck | undefined> {
+    const p = await this.#backend.probe?.();
+    if (!p) return undefined;
+    return p.ok
+      ? { id: 'accessibility-tree', label: `Accessibility tree (${this.#backend.name})`, status: 'ok', detail: p.detail }
+      : { id: 'accessibility-tree', label: `Accessibility tree (${this.#backend.name})`, status: 'warning', detail: `Unavailable (${p.detail}): windows are read by OCR.`, fix: 'Install at-spi2-core and run Sightline in the desktop session (it needs the session bus).' };
   }
 
   handles(windowId: number): TreeHandles | undefined {

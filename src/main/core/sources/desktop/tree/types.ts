@@ -67,5 +67,7 @@ export interface AxSnapshot {
 export interface TreeBackend {
   readonly name: string;
   read(window: WindowRef, options: { signal: AbortSignal; maxElements: number }): Promise<AxSnapshot | undefined>;
+  /** Whether the route answers at all (the health checklist); never throws. */
+  probe?(): Promise<{ ok: boolean; detail: string }>;
   dispose?(): Promise<void>;
 }
