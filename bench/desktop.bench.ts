@@ -114,8 +114,23 @@ async function transparentShare(png: Buffer): Promise<number> {
  * closes from an atexit handler, and once Xvfb is gone that close hits Xlib's fatal I/O error
  * handler, which exits the process with status 1 however the bench went.
  */
-export default function run(): Promise<BenchSection> {
-  const code = `import(${JSON.stringify(import.meta.url)}).then((m) => m.measure()).then((r) => process.send({ ok: r }), (e) => process.send({ error: String(e?.stack ?? e) }))`;
+/** `DESKTOP_BENCH=tree` (or `capture`) measures one of the two sections only. */
+export default async function run(): Promise<BenchSection[]> {
+  const only = process.env.DESKTOP_BENCH;
+  const out: BenchSection[] = [];
+  if (only !== 'tree') out.push(await inChild('measure'));
+  // The accessibility tree on a display of its own, in a process of its own (the native modules keep the first display they open).
+  if (only !== 'capture') out.push(await inChild('measureTree'));
+  return out;
+}
+
+export async function measureTree(): Promise<BenchSection> {
+  const { measureTree: measure } = await import('./desktopTree.ts');
+  return { title: 'Desktop: accessibility tree (AT-SPI) of a GTK 3 window', ...(await measure()) };
+}
+
+function inChild(fn: 'measure' | 'measureTree'): Promise<BenchSection> {
+  const code = `import(${JSON.stringify(import.meta.url)}).then((m) => m.${fn}()).then((r) => process.send({ ok: r }), (e) => process.send({ error: String(e?.stack ?? e) }))`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], env: process.env });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));

@@ -46,10 +46,12 @@ let failed = 0;
 for (const file of files) {
   process.stderr.write(`bench: ${file}\n`);
   try {
-    const mod = (await import(join(dir, file))) as { default: () => Promise<BenchSection> };
-    const section = await mod.default();
-    sections.set(section.title, render(section, file));
-    for (const r of section.rows) process.stderr.write(`  ${r.metric}: ${fmt(r.value)} ${r.unit}${r.ratio !== undefined ? ` (${fmt(r.ratio)}× ${r.against ?? ''})` : ''}${r.pass === false ? '  ✗ target ' + r.target : ''}\n`);
+    const mod = (await import(join(dir, file))) as { default: () => Promise<BenchSection | BenchSection[]> };
+    // A file may measure more than one section (the desktop: capture, and the accessibility tree).
+    for (const section of [await mod.default()].flat()) {
+      sections.set(section.title, render(section, file));
+      for (const r of section.rows) process.stderr.write(`  ${r.metric}: ${fmt(r.value)} ${r.unit}${r.ratio !== undefined ? ` (${fmt(r.ratio)}× ${r.against ?? ''})` : ''}${r.pass === false ? '  ✗ target ' + r.target : ''}\n`);
+    }
   } catch (e) {
     failed++;
     process.stderr.write(`  failed: ${(e as Error)?.stack ?? String(e)}\n`);

@@ -125,7 +125,7 @@ export class ActionGate implements ActionsPort {
   async #aimByText(aim: Aimed, session: Session | undefined, signal: AbortSignal): Promise<{ aim: { node?: string; sourcePoint?: Point }; said: string }> {
     const read = await this.#d.text.read(aim.target, { signal, ...(session ? { session } : {}) });
     const hit = findTextAim(read, aim.target, aim.text!, aim.frame ?? this.#d.frames.latest(aim.target, session));
-    const said = `found “${hit.text}” ${hit.via === 'tree' ? "in the page's text" : 'by OCR'}`;
+    const said = `found “${hit.text}” ${hit.via === 'tree' ? 'in its UI tree' : 'by OCR'}`;
     return { aim: hit.node !== undefined ? { node: hit.node } : { sourcePoint: hit.point }, said };
   }
 

@@ -39,7 +39,8 @@ export class ScreenText implements ScreenTextPort {
 
   async read(target: string, o: { signal: AbortSignal; session?: Session }): Promise<ScreenTextResult> {
     const source = await this.#sources.forTarget(target, 'screen');
-    if (source.text) return { items: redactItems(await source.text.readText(target, o.signal), this.#mask()), via: 'tree' };
+    const own = source.text ? await source.text.readText(target, o.signal) : undefined;
+    if (own) return { items: redactItems(own, this.#mask()), via: 'tree' };
     this.#requireOcr(target);
     // OCR reads the native original where there is one: a 1000 px image loses small text.
     const { frame } = await this.#frames.capture({ target, session: o.session, signal: o.signal });

@@ -310,8 +310,12 @@ export interface TextItem {
 }
 
 export interface TextPort {
-  /** The visible text of a target now, as items with source-space boxes (viewport only). */
-  readText(target: string, signal: AbortSignal): Promise<TextItem[]>;
+  /**
+   * The visible text of a target now, as items with source-space boxes (viewport only);
+   * undefined when this target has no text of its own (a desktop app exposing no accessibility
+   * tree): the core then reads it by OCR.
+   */
+  readText(target: string, signal: AbortSignal): Promise<TextItem[] | undefined>;
 }
 
 // ── network ────────────────────────────────────────────────────────────────────────────────

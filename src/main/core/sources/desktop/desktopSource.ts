@@ -9,6 +9,8 @@ import { desktopHealth, displayServer } from './environment.ts';
 import { DesktopInput } from './input.ts';
 import { DesktopScreen } from './screen.ts';
 import { DesktopSession, type DesktopSourceOptions } from './session.ts';
+import { treeBackend } from './tree/backend.ts';
+import { DesktopTree } from './tree/desktopTree.ts';
 
 export { parseDesktopTarget, type DesktopSourceOptions } from './session.ts';
 export { typingRuns } from './input.ts';
@@ -16,18 +18,32 @@ export { typingRuns } from './input.ts';
 export interface DesktopSource extends Source {
   readonly screen: DesktopScreen;
   readonly input: DesktopInput;
+  /** Absent on a platform without an accessibility route. */
+  readonly tree?: DesktopTree;
+  readonly text?: DesktopTree;
 }
 
 export function createDesktopSource(options: DesktopSourceOptions): DesktopSource {
   const session = new DesktopSession(options);
   const screen = new DesktopScreen(session);
-  const input = new DesktopInput(session, screen);
+  const backend = treeBackend(session, options.env ?? process.env);
+  const tree = backend ? new DesktopTree(session, backend) : undefined;
+  const input = new DesktopInput(session, screen, tree);
   return {
     name: 'desktop',
     screen,
     input,
-    health: () => health(session),
-    dispose: () => input.dispose(),
+    ...(tree ? { tree, text: tree } : {}),
+    health: async () => {
+      const h = await health(session);
+      // Whether window trees can be read: a checklist item, never a reason to call the source unavailable.
+      const check = h.available ? await tree?.check() : undefined;
+      return check ? { ...h, checks: [...(h.checks ?? []), check] } : h;
+    },
+    dispose: async () => {
+      await input.dispose();
+      await tree?.dispose();
+    },
   };
 }
 

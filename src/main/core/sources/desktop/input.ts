@@ -15,6 +15,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { allWindows, boundsOf, get, inside, parseDesktopTarget, saneBounds, windowInfo, type DesktopSession, type Nut } from './session.ts';
 import { X11Typist, normaliseTypedText } from './x11Keymap.ts';
 import { requirePoint, settle } from '../aim.ts';
+import type { DesktopTree } from './tree/desktopTree.ts';
+import { resolveAims } from './tree/locate.ts';
 
 /** The seed-004 rule: input lands inside the target, or not at all (a drag's end too). */
 function checkPoint(action: SourceAction, bounds: Rect): void {
@@ -30,12 +32,14 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
   readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'hover', 'drag', 'focus_window'] as const;
   readonly #s: DesktopSession;
   readonly #screen: DesktopScreen;
+  readonly #tree: DesktopTree | undefined;
   readonly #input = new Mutex();
   #typist: X11Typist | undefined;
 
-  constructor(session: DesktopSession, screen: DesktopScreen) {
+  constructor(session: DesktopSession, screen: DesktopScreen, tree?: DesktopTree) {
     this.#s = session;
     this.#screen = screen;
+    this.#tree = tree;
   }
 
   async perform(pending: PendingAction<SourceAction<DesktopFrameState>>, signal: AbortSignal): Promise<ActionDetails> {
@@ -44,42 +48,50 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
       throw new SightlineError('PERMISSION_DENIED', 'Sightline may not send input: the Accessibility permission is not granted.', `Allow Sightline in ${MAC_ACCESSIBILITY}.`);
     }
     return this.#input.runExclusive(async () => {
-      // The window's place is judged and the points mapped while no other input can move it.
-      const action = await settle(pending, (frame) => this.#screen.checkFrame(frame as StoredFrame<DesktopFrameState>));
-      if (action.kind === 'drag' && !action.to) throw new SightlineError('UNSUPPORTED', 'The desktop has no UI tree to drop on a node.', 'Give the end as toX, toY in image pixels of the same frame.');
-      const t = parseDesktopTarget(action.target);
-      let bounds: Rect | undefined;
-      let note: string | undefined;
-      let hit: NonNullable<ActionOutcome['hit']> | undefined;
-      if (t.kind === 'window') {
-        const w = await this.#s.window(t.id);
-        bounds = boundsOf(w);
-        if (!saneBounds(bounds)) throw new SightlineError('FRAME_STALE', `${action.target} has no usable bounds (${bounds.width}×${bounds.height}).`, 'Restore the window and capture again.');
-        if (action.kind === 'focus_window') return { note: await this.#focus(t.id, bounds, signal) };
-        checkPoint(action, bounds);
-        const point = 'point' in action ? action.point : undefined;
-        const end = action.kind === 'drag' ? action.to : undefined;
-        if (end && !(await this.#s.onSomeDisplay(end))) {
-          throw new SightlineError('POINT_OUTSIDE_FRAME', `The drag's end (${Math.round(end.x)}, ${Math.round(end.y)}) in ${action.target} is off-screen now.`, 'Move the window back on screen (or focus_window), capture again and drag to a visible point.');
-        }
-        if (point && !(await this.#s.onSomeDisplay(point))) {
-          // The window moved partly off the desktop since the frame: that part cannot be clicked.
-          throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) of ${action.target} is off-screen now.`, 'Move the window back on screen (or focus_window), capture again and use a visible point.');
-        }
-        // Focusing may click: only once the action is known to be allowed.
-        if (!get(() => w.isFocused())) note = await this.#focus(t.id, bounds, signal);
-        // What a pointer action hits is the window (the desktop has no tree to say more).
-        if (point) hit = { role: 'window', name: get(() => w.title()) || undefined, app: get(() => w.appName()) || undefined };
-      } else if (action.kind === 'focus_window') {
-        throw new SightlineError('INVALID_ARGUMENT', 'focus_window takes a window, not a display.', 'Use a desktop:window:… id.');
-      } else {
-        bounds = boundsOf(await this.#s.monitor(t.id));
-        checkPoint(action, bounds);
-      }
-      await this.#do(action, bounds, signal);
-      // The core compares a capture after the action with the frame to say what changed.
-      return { ...(note ? { note } : {}), outcome: { ...(hit ? { hit: dropUndefined(hit) } : {}), changedUnknown: true } };
+      // The window's place is judged, the points mapped and a node found where it is now while no
+      // other input can move it.
+      const settled = await settle(pending, (frame) => this.#screen.checkFrame(frame as StoredFrame<DesktopFrameState>));
+      const aimed = await resolveAims(this.#tree, settled, signal);
+      const details = await this.#performAt(aimed.action, signal);
+      return aimed.node ? { ...details, point: aimed.node.point, outcome: { ...details.outcome, hit: aimed.node.element } } : details;
     });
+  }
+
+  /** A point action on a window or display, with the input lock held. */
+  async #performAt(action: SourceAction<DesktopFrameState>, signal: AbortSignal): Promise<ActionDetails> {
+    if (action.kind === 'drag' && !action.to) throw new SightlineError('UNSUPPORTED', 'This window has no UI tree to drop on a node.', 'Give the end as toX, toY in image pixels of the same frame.');
+    const t = parseDesktopTarget(action.target);
+    let bounds: Rect | undefined;
+    let note: string | undefined;
+    let hit: NonNullable<ActionOutcome['hit']> | undefined;
+    if (t.kind === 'window') {
+      const w = await this.#s.window(t.id);
+      bounds = boundsOf(w);
+      if (!saneBounds(bounds)) throw new SightlineError('FRAME_STALE', `${action.target} has no usable bounds (${bounds.width}×${bounds.height}).`, 'Restore the window and capture again.');
+      if (action.kind === 'focus_window') return { note: await this.#focus(t.id, bounds, signal) };
+      checkPoint(action, bounds);
+      const point = 'point' in action ? action.point : undefined;
+      const end = action.kind === 'drag' ? action.to : undefined;
+      if (end && !(await this.#s.onSomeDisplay(end))) {
+        throw new SightlineError('POINT_OUTSIDE_FRAME', `The drag's end (${Math.round(end.x)}, ${Math.round(end.y)}) in ${action.target} is off-screen now.`, 'Move the window back on screen (or focus_window), capture again and drag to a visible point.');
+      }
+      if (point && !(await this.#s.onSomeDisplay(point))) {
+        // The window moved partly off the desktop since the frame: that part cannot be clicked.
+        throw new SightlineError('POINT_OUTSIDE_FRAME', `Point (${Math.round(point.x)}, ${Math.round(point.y)}) of ${action.target} is off-screen now.`, 'Move the window back on screen (or focus_window), capture again and use a visible point.');
+      }
+      // Focusing may click: only once the action is known to be allowed.
+      if (!get(() => w.isFocused())) note = await this.#focus(t.id, bounds, signal);
+      // What a pointer action hits is the window (the desktop has no tree to say more).
+      if (point) hit = { role: 'window', name: get(() => w.title()) || undefined, app: get(() => w.appName()) || undefined };
+    } else if (action.kind === 'focus_window') {
+      throw new SightlineError('INVALID_ARGUMENT', 'focus_window takes a window, not a display.', 'Use a desktop:window:… id.');
+    } else {
+      bounds = boundsOf(await this.#s.monitor(t.id));
+      checkPoint(action, bounds);
+    }
+    await this.#do(action, bounds, signal);
+    // The core compares a capture after the action with the frame to say what changed.
+    return { ...(note ? { note } : {}), outcome: { ...(hit ? { hit: dropUndefined(hit) } : {}), changedUnknown: true } };
   }
 
   async #do(action: SourceAction, bounds: Rect, signal: AbortSignal): Promise<void> {

@@ -10,12 +10,21 @@ export const desktopModule = defineSource({
   description: 'Displays and application windows.',
   kind: 'live',
   settings: desktopSettings,
-  fields: [{ key: 'desktop.display', section: 'Connections', kind: 'text', label: 'X11 display', placeholder: ':0' }],
+  fields: [
+    { key: 'desktop.display', section: 'Connections', kind: 'text', label: 'X11 display', placeholder: ':0' },
+    { key: 'desktop.raiseBeforeCapture', section: 'Capture', kind: 'toggle', label: 'Raise a covered window before capturing it', help: 'Off: the capture names what covers it instead.' },
+  ],
   tools: [focusWindowTool],
   osPermissions: true,
   allowNames: (t) => [t.app, t.title],
   async create(ctx) {
     const { createDesktopSource } = await import('./desktopSource.ts');
-    return createDesktopSource({ settings: ctx.settings(), env: ctx.env, permissions: ctx.host.macPermissions });
+    return createDesktopSource({
+      settings: ctx.settings(),
+      env: ctx.env,
+      permissions: ctx.host.macPermissions,
+      // Raising is input to the desktop: never while the person has paused it or made Sightline read-only.
+      raiseBeforeCapture: () => ctx.settings().raiseBeforeCapture && !ctx.core().input.paused && !ctx.core().input.readOnly,
+    });
   },
 });

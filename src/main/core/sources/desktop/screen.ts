@@ -6,9 +6,11 @@
 import { frameStale } from '../aim.ts';
 import { z } from 'zod';
 import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
-import type { TargetInfo } from '../../../../shared/frame.ts';
+import type { Rect, TargetInfo } from '../../../../shared/frame.ts';
+import { fitSize } from '../../image/fit.ts';
 import type { CaptureOptions, CapturedImage, FrameCheck, ScreenPort, StoredFrame } from '../source.ts';
 import { MAC_SCREEN_RECORDING } from './environment.ts';
+import { coverage } from './geometry.ts';
 import { allWindows, boundsOf, get, parseDesktopTarget, saneBounds, windowInfo, type DesktopSession, type Shots, type ShotMonitor, type ShotWindow } from './session.ts';
 
 /** A window's or display's place when it was captured. */
@@ -67,12 +69,13 @@ export class DesktopScreen implements ScreenPort<DesktopFrameState> {
     if (t.kind === 'window' && get(() => (subject as ShotWindow).isMinimized())) {
       throw new SightlineError('SCREENSHOT_FAILED', `${target} is minimized.`, 'Call focus_window to restore it, then capture.');
     }
+    const warnings: string[] = [];
+    if (t.kind === 'window' && this.#s.platform === 'linux') warnings.push(...(await this.#uncover(target, t.id, bounds, options)));
     let image: InstanceType<Shots['Image']>;
     let data: Buffer;
     // The region the image shows: the window, or its on-screen part when it hangs off the desktop.
     let region = bounds;
     let regionMonitor: ShotMonitor | undefined;
-    const warnings: string[] = [];
     try {
       try {
         image = await subject.captureImage();
@@ -109,6 +112,50 @@ export class DesktopScreen implements ScreenPort<DesktopFrameState> {
       state,
       ...(warnings.length ? { warnings } : {}),
     };
+  }
+
+  /**
+   * X11 without a compositor captures a window as the screen shows it: where another window
+   * covers it, that window's pixels. Such a window is raised first when allowed (and checked
+   * again); what still covers it is named in the answer, and a window hidden whole is refused
+   * rather than handed out as someone else's picture.
+   */
+  async #uncover(target: string, id: number, bounds: Rect, options: CaptureOptions): Promise<string[]> {
+    let cover = await this.#coverage(id, bounds);
+    if (!cover.covers.length) return [];
+    let raised = false;
+    if (this.#s.mayRaise()) {
+      raised = await this.#s.raise(id, options.signal);
+      if (raised) cover = await this.#coverage(id, bounds);
+      if (!cover.covers.length) return [];
+    }
+    const who = [...new Set(cover.covers.map((c) => c.by))].join(', ');
+    const percent = Math.max(1, Math.round(cover.fraction * 100));
+    const why = this.#s.mayRaise() ? (raised ? 'it was raised but is still covered' : 'it could not be raised') : 'raising is off (desktop.raiseBeforeCapture, or input is paused)';
+    if (cover.fraction >= 0.99) {
+      throw new SightlineError('WINDOW_COVERED', `${target} is hidden by ${who} (${percent}% covered; ${why}): a capture would show ${cover.covers.length > 1 ? 'those windows' : 'that window'} instead.`, 'Call focus_window on it, then capture again (or turn on desktop.raiseBeforeCapture).');
+    }
+    // Where, in pixels of the image this capture returns.
+    const size = options.raw ? bounds : fitSize({ width: bounds.width, height: bounds.height }, { maxDimension: options.maxDimension, ...(options.maxPixels ? { maxPixels: options.maxPixels } : {}) });
+    const k = size.width / bounds.width;
+    const parts = cover.covers.map((c) => `${c.by} at image (${Math.round((c.rect.x - bounds.x) * k)}, ${Math.round((c.rect.y - bounds.y) * k)}) ${Math.round(c.rect.width * k)}×${Math.round(c.rect.height * k)} px`);
+    return [`${target} is partly covered (${percent}%; ${why}): ${parts.join('; ')} show${parts.length > 1 ? '' : 's'} the covering window there. Call focus_window, then capture again, to see it whole.`];
+  }
+
+  /** What the windows stacked above `id` hide of it (windows a user works in: shell overlays are left out as in list_targets). */
+  async #coverage(id: number, bounds: Rect): Promise<ReturnType<typeof coverage>> {
+    const { Window } = await this.#s.loadShots();
+    const all = listable(() => allWindows(Window)) ?? [];
+    const self = all.find((w) => get(() => w.id()) === id);
+    const z = self ? get(() => self.z()) : undefined;
+    if (z === undefined) return { covers: [], fraction: 0 };
+    const above: { by: string; rect: Rect }[] = [];
+    for (const w of all) {
+      if (w === self || (get(() => w.z()) ?? -Infinity) <= z || get(() => w.isMinimized())) continue;
+      const info = windowInfo(w);
+      if (info?.bounds) above.push({ by: `${info.app ?? 'a window'} “${info.title}”`, rect: info.bounds });
+    }
+    return coverage(bounds, above);
   }
 
   async checkFrame(frame: StoredFrame<DesktopFrameState>, _signal?: AbortSignal): Promise<FrameCheck> {

@@ -15,7 +15,7 @@ import type { PermissionState } from '../module.ts';
 import { desktopHealth, xauthorityFallback, type DesktopFacts } from './environment.ts';
 import { toDisplayPixels, visiblePart } from './geometry.ts';
 import { probeMacPermissions } from './macPermissions.ts';
-import type { DesktopSettings } from './settings.ts';
+import type { DesktopSettingsInput } from './settings.ts';
 
 export type Shots = typeof NodeScreenshots;
 export type ShotWindow = InstanceType<Shots['Window']>;
@@ -23,11 +23,13 @@ export type ShotMonitor = InstanceType<Shots['Monitor']>;
 export type Nut = typeof NutJs;
 
 export interface DesktopSourceOptions {
-  settings: DesktopSettings;
+  settings: DesktopSettingsInput;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   /** macOS permission states, when the app (Electron's systemPreferences) can tell. */
   permissions?: () => { screenRecording?: PermissionState; accessibility?: PermissionState };
+  /** Whether a covered window may be raised before capture (default: settings.raiseBeforeCapture). */
+  raiseBeforeCapture?: () => boolean;
   /** Whether a command is on PATH (tests). */
   which?: (cmd: string) => boolean;
 }
@@ -91,11 +93,15 @@ export class DesktopSession {
     this.platform = options.platform ?? process.platform;
   }
 
+  mayRaise(): boolean {
+    return this.#o.raiseBeforeCapture ? this.#o.raiseBeforeCapture() : this.#o.settings?.raiseBeforeCapture !== false;
+  }
+
   facts(): DesktopFacts {
     const perms = this.#o.permissions?.() ?? (this.platform === 'darwin' && process.platform === 'darwin' ? probeMacPermissions() : {});
     return {
       platform: this.platform,
-      display: this.#env.DISPLAY || this.#o.settings.display,
+      display: this.#env.DISPLAY || this.#o.settings?.display,
       waylandDisplay: this.#env.WAYLAND_DISPLAY,
       sessionType: this.#env.XDG_SESSION_TYPE,
       xdotool: this.platform === 'linux' ? this.which('xdotool') : undefined,
@@ -181,6 +187,24 @@ export class DesktopSession {
     // Pixels per unit from the image itself: on macOS bounds are points and the image is in pixels.
     const px = toDisplayPixels(visible.rect, mb, full.width / mb.width, full);
     return { image: await full.crop(px.x, px.y, px.width, px.height), region: visible.rect, monitor };
+  }
+
+  /**
+   * Bring a window to the front (the window manager raises and focuses it on request; nut-js
+   * raises it directly where xdotool is missing). Whether it worked is for the caller to check.
+   */
+  async raise(id: number, signal: AbortSignal): Promise<boolean> {
+    if (this.platform !== 'linux') return false;
+    if (this.which('xdotool')) {
+      try {
+        await this.xdotool(['windowactivate', '--sync', String(id)], signal, 3000);
+        return true;
+      } catch {
+        // The window manager refused: try nut-js below.
+      }
+    }
+    const nut = await this.loadNut();
+    return nut.providerRegistry.getWindow().focusWindow(id).catch(() => false);
   }
 
   async xdotool(args: string[], signal: AbortSignal, timeout: number): Promise<void> {

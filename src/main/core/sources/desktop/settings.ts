@@ -5,7 +5,16 @@ export const desktopSettings = z
   .strictObject({
     /** X11 display to use when DISPLAY is not in the environment (MCP clients spawn with a bare env). */
     display: z.string().min(1).optional(),
+    /**
+     * Raise a window that others cover before capturing it (X11 without a compositor hands out
+     * the covering windows' pixels as its own). Off: the capture names what covers which part,
+     * and a wholly covered window is refused (WINDOW_COVERED). Never while input is paused or
+     * read-only.
+     */
+    raiseBeforeCapture: z.boolean().default(true),
   })
   .prefault({});
 
 export type DesktopSettings = z.output<typeof desktopSettings>;
+/** What a caller may give (defaults filled in where left out). */
+export type DesktopSettingsInput = z.input<typeof desktopSettings>;
