@@ -3,13 +3,14 @@
  * to settle), tabs (new, close, select) and handle_dialog (accept or dismiss the dialog that
  * stopped the page, then finish telling what the action that opened it did).
  */
-import type { Page } from 'puppeteer-core';
+import type { Page, Protocol } from 'puppeteer-core';
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { ActionDetails, ActionOutcome, CustomAction } from '../source.ts';
 import type { BrowserFleet } from './fleet.ts';
 import type { BrowserFrameState } from './frameState.ts';
 import { dialogOf, finishPending } from './outcome.ts';
 import type { Tab } from './tabs.ts';
+import { judgeUrl, type UrlRules } from './urlPolicy.ts';
 
 type Custom = CustomAction<BrowserFrameState>;
 
@@ -23,7 +24,7 @@ export async function performNavigation(fleet: BrowserFleet, a: Custom, signal: 
   switch (a.kind) {
     case 'browser:navigate': {
       const sessions = fleet.forTarget(a.target);
-      return sessions.withTab(a.target, signal, 'action', (tab) => navigate(tab, a.params, signal));
+      return sessions.withTab(a.target, signal, 'action', (tab) => navigate(tab, a.params, fleet.urlRules(), signal));
     }
     case 'browser:tabs':
       return tabsAction(fleet, a, signal);
@@ -34,28 +35,45 @@ export async function performNavigation(fleet: BrowserFleet, a: Custom, signal: 
   }
 }
 
-/** A URL to open: a bare host gets https://; script URLs are refused. */
-/** A URL's host (with its port), as the allowlist names pages; undefined for none (about:blank, data:) or no URL. */
-export function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).host || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/** A URL to open: a bare host (with or without a port) gets https://; which URLs may be opened is urlPolicy's to judge. */
 export function normaliseUrl(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new SightlineError('INVALID_ARGUMENT', '"url" must be a non-empty string.', 'Give a URL such as https://example.com/path.');
   let s = raw.trim();
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(s)) s = `https://${s}`;
-  let u: URL;
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(s) || /^[^/:?#]+:\d+(?:[/?#]|$)/.test(s)) s = `https://${s}`;
   try {
-    u = new URL(s);
+    return new URL(s).toString();
   } catch {
     throw new SightlineError('INVALID_ARGUMENT', `"${raw}" is not a URL.`, 'Give a full URL such as https://example.com/path.');
   }
-  if (u.protocol === 'javascript:') throw new SightlineError('INVALID_ARGUMENT', 'javascript: URLs are not opened.', 'Navigate to a page; act on it with the other tools.');
-  return u.toString();
+}
+
+/**
+ * Judge every document request of the tab while a navigation runs, redirects included: a hop to
+ * a URL the tab may not be sent to (Sightline's own dashboard, an /auth URL) is failed before it
+ * reaches its server, and the first such hop of the main frame is kept to report.
+ */
+async function guardRequests(tab: Tab, rules: UrlRules): Promise<{ refused(): SightlineError | undefined; stop(): Promise<void> }> {
+  let refused: SightlineError | undefined;
+  const main = (await tab.session.send('Page.getFrameTree')).frameTree.frame.id;
+  const onPaused = (e: Protocol.Fetch.RequestPausedEvent): void => {
+    try {
+      judgeUrl(e.request.url, rules);
+    } catch (err) {
+      if (e.frameId === main) refused ??= err as SightlineError;
+      void tab.session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
+      return;
+    }
+    void tab.session.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => undefined);
+  };
+  tab.session.on('Fetch.requestPaused', onPaused);
+  await tab.session.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  return {
+    refused: () => refused,
+    async stop() {
+      tab.session.off('Fetch.requestPaused', onPaused);
+      await tab.session.send('Fetch.disable').catch(() => undefined);
+    },
+  };
 }
 
 function waitUntilOf(v: unknown): WaitUntil {
@@ -70,20 +88,23 @@ function timeoutOf(v: unknown): number {
   return v;
 }
 
-async function navigate(tab: Tab, params: Record<string, unknown>, signal: AbortSignal): Promise<ActionDetails> {
+async function navigate(tab: Tab, params: Record<string, unknown>, rules: UrlRules, signal: AbortSignal): Promise<ActionDetails> {
   const action = params.action;
   if (params.url !== undefined && action !== undefined) throw new SightlineError('INVALID_ARGUMENT', 'Give "url" or "action", not both.', 'url opens a page; action moves in the history or reloads.');
   if (params.url === undefined && action === undefined) throw new SightlineError('INVALID_ARGUMENT', 'navigate needs "url", or "action" back, forward or reload.', 'Give url: "https://…" or action: "back".');
   const waitUntil = waitUntilOf(params.waitUntil);
   const timeoutMs = timeoutOf(params.timeoutMs);
+  // Refused before anything starts: the page is never asked for.
+  const url = params.url !== undefined ? normaliseUrl(params.url) : undefined;
+  if (url !== undefined) judgeUrl(url, rules);
   const w = tab.watch;
   await w.trackNetwork().catch(() => undefined);
   const mark = w.mark();
   const started = Date.now();
   let loadError: string | undefined;
   const start = async (): Promise<void> => {
-    if (params.url !== undefined) {
-      const r = await tab.session.send('Page.navigate', { url: normaliseUrl(params.url) });
+    if (url !== undefined) {
+      const r = await tab.session.send('Page.navigate', { url });
       if (r.errorText) loadError = r.errorText;
     } else if (action === 'reload') {
       await tab.session.send('Page.reload', { ignoreCache: params.ignoreCache === true });
@@ -91,10 +112,12 @@ async function navigate(tab: Tab, params: Record<string, unknown>, signal: Abort
       const h = await tab.session.send('Page.getNavigationHistory');
       const entry = h.entries[h.currentIndex + (action === 'back' ? -1 : 1)];
       if (!entry) throw new SightlineError('INVALID_ARGUMENT', `There is no page to go ${action} to in this tab's history.`, action === 'back' ? 'Navigate to a URL instead.' : 'Go back first, or navigate to a URL.');
+      judgeUrl(entry.url, rules);
       await tab.session.send('Page.navigateToHistoryEntry', { entryId: entry.id });
     } else throw new SightlineError('INVALID_ARGUMENT', `Unknown navigate action "${String(action)}".`, 'Use back, forward or reload.');
   };
   const g = w.dialogGuard(tab.targetId);
+  const guard = await guardRequests(tab, rules);
   const outcome: ActionOutcome = {};
   let note: string | undefined;
   try {
@@ -114,6 +137,14 @@ async function navigate(tab: Tab, params: Record<string, unknown>, signal: Abort
     if (!w.dialog) throw e;
   } finally {
     g.stop();
+    await guard.stop();
+  }
+  const refused = guard.refused();
+  if (refused) {
+    // The tab is left blank, not on an error page that names Sightline's URL.
+    await tab.session.send('Page.navigate', { url: 'about:blank' }).catch(() => undefined);
+    for (let i = 0; i < 40 && (await tab.session.send('Target.getTargetInfo').catch(() => undefined))?.targetInfo.url !== 'about:blank'; i++) await new Promise((r) => setTimeout(r, 50));
+    throw new SightlineError(refused.code, `The page led to a URL that is not opened, and was stopped: ${refused.message}`, refused.hint);
   }
   const dialog = dialogOf(w);
   if (dialog) outcome.dialog = dialog;
@@ -128,13 +159,16 @@ async function navigate(tab: Tab, params: Record<string, unknown>, signal: Abort
 async function tabsAction(fleet: BrowserFleet, a: Custom, signal: AbortSignal): Promise<ActionDetails> {
   const action = a.params.action;
   if (action === 'new') {
+    // Judged before the tab exists: a refused URL leaves no tab behind.
+    const rules = fleet.urlRules();
+    if (a.params.url !== undefined) judgeUrl(normaliseUrl(a.params.url), rules);
     const sessions = fleet.forTarget(a.target, { connection: true });
     const browser = await sessions.browser(signal);
     const page: Page = await browser.newPage();
     const tab = await sessions.tab(page.target());
     tab.page = Promise.resolve(page);
     if (a.params.url === undefined) return { target: tab.targetId, url: page.url() };
-    const nav = await sessions.withTab(tab.targetId, signal, 'action', (t) => navigate(t, { url: a.params.url, waitUntil: a.params.waitUntil, timeoutMs: a.params.timeoutMs }, signal));
+    const nav = await sessions.withTab(tab.targetId, signal, 'action', (t) => navigate(t, { url: a.params.url, waitUntil: a.params.waitUntil, timeoutMs: a.params.timeoutMs }, rules, signal));
     // A new tab's first page is the answer itself, not an outcome (no older frame of it can be stale).
     const { navigated: _first, ...outcome } = nav.outcome ?? {};
     return { ...nav, outcome, target: tab.targetId };

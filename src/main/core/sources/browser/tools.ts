@@ -11,11 +11,12 @@ import type { ToolResponse } from '../../mcp/response.ts';
 import { actionOutput, afterField, indexField, nodeField, refField, textAimField, xField, yField } from '../../mcp/schemas.ts';
 import { defineTool, type ToolContext } from '../../mcp/tool.ts';
 import type { ActionRequest } from '../../ports.ts';
-import { hostOf, normaliseUrl } from './navigation.ts';
+import { normaliseUrl } from './navigation.ts';
+import { originOf } from './urlPolicy.ts';
 
-/** The host a URL leads to, as the allowlist names pages; none for blank and data pages. */
-function hostOfInput(url: string | undefined): string | undefined {
-  return url === undefined ? undefined : hostOf(normaliseUrl(url));
+/** The origin a URL leads to, as the allowlist judges pages; none for about:blank and URLs the source refuses anyway. */
+function originOfInput(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : originOf(normaliseUrl(url));
 }
 
 const tabField = z.string().min(1).max(512).describe('A browser tab id from list_targets ("browser:…").');
@@ -58,7 +59,7 @@ const navigate = defineTool({
     "Open a URL in a browser tab, or go back, forward or reload; waits for the page to load (waitUntil). details has the page's url, title and HTTP status. Older frames of the tab become stale: capture again.",
   input: {
     target: tabField,
-    url: z.string().min(1).max(8192).optional().describe('The URL to open (https:// is added to a bare host).'),
+    url: z.string().min(1).max(8192).optional().describe('The URL to open: http:, https: or about:blank (https:// is added to a bare host).'),
     action: z.enum(['back', 'forward', 'reload']).optional().describe('Instead of url: move in the tab history, or reload.'),
     waitUntil: waitUntilField,
     timeoutMs: timeoutField,
@@ -68,8 +69,8 @@ const navigate = defineTool({
   async handle(ctx, args, res) {
     const { target, ...params } = args;
     // The allowlist judges the page it leaves and the one it goes to.
-    const host = hostOfInput(params.url);
-    const allow = host ? { allow: { also: host } } : {};
+    const origin = originOfInput(params.url);
+    const allow = origin ? { allow: { also: origin } } : {};
     await answer(ctx, { tool: 'browser:navigate', target, params, ...allow }, res, (d) =>
       str(d.url) ? `Now at ${str(d.url)}${str(d.title) ? ` ("${str(d.title)}")` : ''}${typeof d.status === 'number' ? `, HTTP ${d.status}` : ''}.` : undefined,
     );
@@ -94,8 +95,8 @@ const tabs = defineTool({
     const { target, ...params } = args;
     if (params.action !== 'new' && !target) throw new SightlineError('INVALID_ARGUMENT', `tabs ${params.action} needs "target".`, 'Give a tab id from list_targets.');
     // A new tab reaches no page but the one it opens (none for a blank tab).
-    const host = hostOfInput(params.url);
-    const allow = params.action === 'new' ? { allow: host ? { as: host } : { none: true as const } } : {};
+    const origin = originOfInput(params.url);
+    const allow = params.action === 'new' ? { allow: origin ? { as: origin } : { none: true as const } } : {};
     await answer(ctx, { tool: 'browser:tabs', target: target ?? 'browser:', params, ...allow }, res, (d) =>
       params.action === 'new' ? `New tab ${str(d.target)}${str(d.title) ? `: "${str(d.title)}"` : ''}${typeof d.status === 'number' && d.status >= 400 ? `, HTTP ${d.status}` : ''}.` : undefined,
     );

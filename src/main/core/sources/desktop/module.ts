@@ -1,4 +1,5 @@
 /** The desktop source module: displays and application windows on macOS, Windows and X11. */
+import { basename } from 'node:path';
 import { z } from 'zod';
 import { actionHints, runAction } from '../../mcp/action.ts';
 import { actionOutput } from '../../mcp/schemas.ts';
@@ -28,7 +29,12 @@ export const desktopModule = defineSource({
   fields: [{ key: 'desktop.display', section: 'Connections', kind: 'text', label: 'X11 display', placeholder: ':0' }],
   tools: [focusWindow],
   osPermissions: true,
-  allowNames: (t) => [t.app, t.title],
+  // A window answers to its application (its class, or the OS's app name) and its executable, never its title.
+  allowNames: (t) => {
+    const exe = typeof t.details?.exe === 'string' ? t.details.exe : undefined;
+    return [t.app, exe, exe ? basename(exe) : undefined];
+  },
+  ownTarget: (t, own) => (typeof t.details?.pid === 'number' && own.pids.has(t.details.pid) ? `the Sightline app's own window (process ${t.details.pid})` : undefined),
   async create(ctx) {
     const { createDesktopSource } = await import('./desktopSource.ts');
     return createDesktopSource({ settings: ctx.settings(), env: ctx.env, permissions: ctx.host.macPermissions });
