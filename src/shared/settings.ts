@@ -6,6 +6,11 @@
  */
 import { z } from 'zod';
 
+/** An absolute path on POSIX (/…) or Windows (C:\… or \\server\share); src/shared has no node:path. */
+export function isAbsolutePath(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
+}
+
 /**
  * Password managers on every platform, by name (macOS, Windows, ManicTime), window class (X11),
  * Android package and macOS bundle id: their screens are never text-indexed.
@@ -74,8 +79,8 @@ export const coreSettingsShape = {
     .prefault({}),
   files: z
     .strictObject({
-      /** Folders agents may upload files from (browser upload_file, Android install_apk); empty = none. */
-      uploadRoots: z.array(z.string().min(1)).default([]),
+      /** Folders agents may upload files from (browser upload_file, Android install_apk); empty = none. Absolute paths only. */
+      uploadRoots: z.array(z.string().min(1).refine(isAbsolutePath, 'must be an absolute path (a relative one would depend on the folder Sightline was started in)')).default([]),
     })
     .prefault({}),
   ocr: z

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { androidModule } from '../../../src/main/core/sources/android/module.ts';
 import { defaultPackages } from '../../support/fakeAdb/packages.ts';
-import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
+import { startHarness, tempDir, textOf, type Harness } from '../../support/mcpHarness.ts';
 import { startAdb, type AdbHarness } from './harness.ts';
 
 let h: AdbHarness;
@@ -15,7 +15,7 @@ let mcp: Harness;
 
 beforeEach(async () => {
   h = await startAdb();
-  mcp = await startHarness({ env: h.env, modules: [androidModule] });
+  mcp = await startHarness({ env: h.env, modules: [androidModule], settings: { files: { uploadRoots: [tempDir('sightline-uploads-')] } } });
 });
 afterEach(async () => {
   await mcp.close();
@@ -65,4 +65,16 @@ it('a link several apps open (the chooser) is refused unless every one of them i
   expect(d.apps.started).toEqual([]);
   // Named, the allowed app opens it.
   expect(ok(await mcp.call('open_url', { target, url: 'fake://item/2', package: 'com.example.fake', wait: false })).handler).toBe('com.example.fake');
+});
+
+it('outside the upload roots, an existing path and a missing one get the same answer', async () => {
+  const d = await h.device();
+  const target = `android:${d.serial}`;
+  const existing = textOf(await mcp.call('install_apk', { target, path: '/etc/hostname' }));
+  const missing = textOf(await mcp.call('install_apk', { target, path: '/etc/hostnamx' }));
+  expect(existing).toMatch(/^PATH_REFUSED: \/etc\/hostname is not inside a folder allowed for APKs/);
+  expect(missing).toBe(existing.replace('/etc/hostname', '/etc/hostnamx'));
+  // Inside a root, a missing file is named as such.
+  const root = mcp.core.settings.values().files.uploadRoots[0]!;
+  expect(textOf(await mcp.call('install_apk', { target, path: `${root}/none.apk` }))).toMatch(/^FILE_UNAVAILABLE: .*none\.apk does not exist/);
 });
