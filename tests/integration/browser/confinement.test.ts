@@ -83,7 +83,7 @@ describe('the allowlist judges a tab by its origin', () => {
   it('a page titled with an allowed host takes no input; the allowed origin does', async () => {
     const allowed = hostOf(allowedSrv.url('page.html'));
     await ok('navigate', { target: tab, url: otherSrv.url('page.html') });
-    await (await pageOf(tab)).evaluate((t) => void (document.title = t), allowed);
+    await (await pageOf(tab)).evaluate(`document.title = ${JSON.stringify(allowed)}`);
     expect((await tabs()).find((t) => t.id === tab)?.title).toBe(allowed);
     h.core.settings.update({ input: { allowlist: [allowed] } });
     try {
