@@ -18,17 +18,18 @@ export interface FleetOptions {
   dataDir: string;
   env: NodeJS.ProcessEnv;
   autoLaunch: boolean;
-  /** Which URLs a tab may be sent to, read at each navigation (default: web pages only, nothing of Sightline's). */
-  urlRules?: () => UrlRules;
+  /** input.allowlist, read at each navigation. */
+  allowlist?: () => readonly string[];
 }
 
 export class BrowserFleet {
   readonly default: TabSessions;
   readonly #named = new Map<string, TabSessions>();
+  /** Which URLs a tab may be sent to, read at each navigation: web pages only, nothing of Sightline's. */
   readonly urlRules: () => UrlRules;
 
   constructor(o: FleetOptions) {
-    this.urlRules = o.urlRules ?? ((): UrlRules => ({ allowFileUrls: o.settings.allowFileUrls === true, own: ownFacts(o.dataDir) }));
+    this.urlRules = (): UrlRules => ({ allowFileUrls: o.settings.allowFileUrls === true, own: ownFacts(o.dataDir), allowlist: o.allowlist?.() ?? [] });
     const endpoints = o.settings.endpoints ?? [];
     // With a fleet configured, nothing is launched on this machine unasked (Setup's "Launch" still can).
     const conn = new BrowserConnection({ settings: o.settings, dataDir: o.dataDir, env: o.env, autoLaunch: o.autoLaunch && endpoints.length === 0 });

@@ -34,6 +34,6 @@ export const browserModule = defineSource({
   ownTarget: (t, own) => (typeof t.details?.url === 'string' ? ownUrl(t.details.url, own) : undefined),
   async create(ctx) {
     const { createBrowserSource } = await import('./browserSource.ts');
-    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, uploadRoots: () => ctx.core().files.uploadRoots });
+    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, uploadRoots: () => ctx.core().files.uploadRoots, allowlist: () => ctx.core().input.allowlist });
   },
 });

@@ -10,7 +10,7 @@ import type { BrowserFleet } from './fleet.ts';
 import type { BrowserFrameState } from './frameState.ts';
 import { dialogOf, finishPending } from './outcome.ts';
 import type { Tab } from './tabs.ts';
-import { judgeUrl, type UrlRules } from './urlPolicy.ts';
+import { judgeHop, judgeUrl, type UrlRules } from './urlPolicy.ts';
 
 type Custom = CustomAction<BrowserFrameState>;
 
@@ -49,15 +49,18 @@ export function normaliseUrl(raw: unknown): string {
 
 /**
  * Judge every document request of the tab while a navigation runs, redirects included: a hop to
- * a URL the tab may not be sent to (Sightline's own dashboard, an /auth URL) is failed before it
- * reaches its server, and the first such hop of the main frame is kept to report.
+ * a URL the tab may not be sent to (Sightline's own dashboard, an /auth URL, an origin off the
+ * allowlist) is failed before it reaches its server, and the first such hop of the main frame is
+ * kept to report.
  */
 async function guardRequests(tab: Tab, rules: UrlRules): Promise<{ refused(): SightlineError | undefined; stop(): Promise<void> }> {
   let refused: SightlineError | undefined;
   const main = (await tab.session.send('Page.getFrameTree')).frameTree.frame.id;
   const onPaused = (e: Protocol.Fetch.RequestPausedEvent): void => {
     try {
-      judgeUrl(e.request.url, rules);
+      // The page's own frames are judged by the allowlist too; a frame inside it only by the URL rules.
+      if (e.frameId === main) judgeHop(e.request.url, rules);
+      else judgeUrl(e.request.url, rules);
     } catch (err) {
       if (e.frameId === main) refused ??= err as SightlineError;
       void tab.session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);

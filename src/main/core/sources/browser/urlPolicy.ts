@@ -13,6 +13,8 @@ export interface UrlRules {
   allowFileUrls: boolean;
   /** Sightline's own ports and data directory, read now. */
   own: OwnFacts;
+  /** input.allowlist: where a redirect may lead (empty: anywhere). */
+  allowlist?: readonly string[];
 }
 
 const FILE_HINT = 'Open a web page (http:// or https://). The person can allow local files with the setting browser.allowFileUrls.';
@@ -61,4 +63,18 @@ export function judgeUrl(url: string, rules: UrlRules): void {
     return;
   }
   throw new SightlineError('NOT_ALLOWED', `${scheme || 'This kind of'} URLs are not opened: only http:, https: and about:blank.`, FILE_HINT);
+}
+
+/**
+ * Refuse (NOT_ALLOWED) a hop of a navigation the allowlist does not admit: the core judged where
+ * the navigation was sent; a redirect may lead elsewhere, and is judged by the same names.
+ */
+export function judgeHop(url: string, rules: UrlRules): void {
+  judgeUrl(url, rules);
+  const allow = rules.allowlist ?? [];
+  if (allow.length === 0 || url === 'about:blank') return;
+  const names = allowNamesOfUrl(url);
+  if (names !== 'blank' && names.some((n) => allow.some((a) => a.toLowerCase() === n.toLowerCase()))) return;
+  const name = names === 'blank' ? url : (names[0] ?? url);
+  throw new SightlineError('NOT_ALLOWED', `Input to ${name} (browser) is not in the input allowlist.`, `The user can add "${name}" to input.allowlist in settings.`);
 }
