@@ -13,17 +13,10 @@ import { screenOf } from '../sources/registry.ts';
 import type { Source } from '../sources/source.ts';
 
 export async function checkAllowlist(sources: SourceRegistry, allow: readonly string[], source: Source, target: string, signal: AbortSignal, by?: AllowBy): Promise<void> {
-  const m = sources.module(source.name);
   // A new tab or an app launch names no existing target: what it reaches is judged below (and by the source).
   const judgesTarget = !(by && ('as' in by || 'none' in by));
-  let info: TargetInfo | undefined;
-  if (judgesTarget && (m?.ownTarget || allow.length > 0)) {
-    const targets = await screenOf(source).listTargets(signal);
-    info = targets.find((t) => t.id === target);
-    if (!info) throw new SightlineError('TARGET_NOT_FOUND', `${target} is gone.`, 'Call list_targets.');
-    const why = m?.ownTarget?.(info, sources.own());
-    if (why) throw new SightlineError('NOT_ALLOWED', `${target} is Sightline itself: ${why}. Agents never operate Sightline.`, 'Work in another tab or window; the person changes Sightline through its own dashboard.');
-  }
+  const why = judgesTarget ? await sources.module(source.name)?.ownTarget?.(target, source, sources.own(), signal) : undefined;
+  if (why) throw new SightlineError('NOT_ALLOWED', `${target} is Sightline itself: ${why}. Agents never operate Sightline.`, 'Work in another tab or window; the person changes Sightline through its own dashboard.');
   if (allow.length === 0 || (by && 'none' in by)) return;
   const allowed = (names: readonly string[]): boolean => names.some((n) => allow.some((a) => a.toLowerCase() === n.toLowerCase()));
   const refuse = (app: string): never => {
@@ -34,7 +27,8 @@ export async function checkAllowlist(sources: SourceRegistry, allow: readonly st
     if (!allowed(placeNames(by.as))) refuse(placeNames(by.as)[0]!);
     return;
   }
-  if (!info) return;
+  const info = (await screenOf(source).listTargets(signal)).find((t) => t.id === target);
+  if (!info) throw new SightlineError('TARGET_NOT_FOUND', `${target} is gone.`, 'Call list_targets.');
   const names = allowNames(sources, info);
   const also = by && 'also' in by ? placeNames(by.also) : undefined;
   if (names === 'blank') {

@@ -62,10 +62,11 @@ export interface SourceModule<Config = unknown, S extends Source = Source> {
    */
   allowNames?(target: TargetInfo): (string | undefined)[] | 'blank';
   /**
-   * Why a target is Sightline's own (its dashboard in a tab, the app's window), or undefined.
-   * Such a target is refused as a target of input, navigation and upload, whatever the allowlist says.
+   * Why a target is Sightline's own (its dashboard in a tab, the app's window), or undefined,
+   * read as the target is now. Such a target is refused as a target of input, navigation and
+   * upload, whatever the allowlist says. Asked before every action: keep it cheap.
    */
-  ownTarget?(target: TargetInfo, own: OwnFacts): string | undefined;
+  ownTarget?(target: string, source: S, own: OwnFacts, signal: AbortSignal): Promise<string | undefined>;
   /**
    * Build the source from its settings. Called on first use (heavy dependencies are imported
    * here, lazily, so start-up does not pay for them) and again after its settings changed.

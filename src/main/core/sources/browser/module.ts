@@ -31,7 +31,10 @@ export const browserModule = defineSource({
   ],
   // A tab answers to the origin of the page it shows (its title is the page's to choose).
   allowNames: (t) => allowNamesOfUrl(typeof t.details?.url === 'string' ? t.details.url : undefined),
-  ownTarget: (t, own) => (typeof t.details?.url === 'string' ? ownUrl(t.details.url, own) : undefined),
+  ownTarget: async (target, source, own, signal) => {
+    const url = await source.screen.urlOf(target, signal);
+    return url === undefined ? undefined : ownUrl(url, own);
+  },
   async create(ctx) {
     const { createBrowserSource } = await import('./browserSource.ts');
     return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, uploadRoots: () => ctx.core().files.uploadRoots, allowlist: () => ctx.core().input.allowlist });

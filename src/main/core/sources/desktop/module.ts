@@ -34,7 +34,10 @@ export const desktopModule = defineSource({
     const exe = typeof t.details?.exe === 'string' ? t.details.exe : undefined;
     return [t.app, exe, exe ? basename(exe) : undefined];
   },
-  ownTarget: (t, own) => (typeof t.details?.pid === 'number' && own.pids.has(t.details.pid) ? `the Sightline app's own window (process ${t.details.pid})` : undefined),
+  ownTarget: async (target, source, own, signal) => {
+    const pid = (await source.screen?.listTargets(signal))?.find((t) => t.id === target)?.details?.pid;
+    return typeof pid === 'number' && own.pids.has(pid) ? `the Sightline app's own window (process ${pid})` : undefined;
+  },
   async create(ctx) {
     const { createDesktopSource } = await import('./desktopSource.ts');
     return createDesktopSource({ settings: ctx.settings(), env: ctx.env, permissions: ctx.host.macPermissions });
