@@ -7,6 +7,9 @@
 import { realpathSync } from 'node:fs';
 import type { TargetInfo } from '../../../../shared/frame.ts';
 
+/** How long "this window names no process" is trusted. */
+const UNKNOWN_TTL_MS = 10_000;
+
 export interface WindowProcess {
   pid?: number;
   /** The executable's real path. */
@@ -34,7 +37,7 @@ export function exeOf(pid: number, platform: NodeJS.Platform = process.platform)
  * once for a window node-screenshots gives no pid for.
  */
 export class WindowProcesses {
-  readonly #known = new Map<string, WindowProcess>();
+  readonly #known = new Map<string, WindowProcess & { at: number }>();
   readonly #xprop: (windowId: string) => Promise<string>;
   readonly #platform: NodeJS.Platform;
 
@@ -51,18 +54,22 @@ export class WindowProcesses {
         .filter((t) => t.kind === 'window')
         .map(async (t) => {
           live.add(t.id);
-          let p = this.#known.get(t.id);
-          if (!p) {
+          let p: WindowProcess | undefined = this.#known.get(t.id);
+          if (p) {
+            const { at: _at, ...known } = p as WindowProcess & { at: number };
+            p = known;
+          } else {
             let pid = typeof t.details?.pid === 'number' ? t.details.pid : undefined;
             if (pid === undefined && this.#platform === 'linux') pid = parseWmPid(await this.#xprop(t.id.slice(t.id.lastIndexOf(':') + 1)).catch(() => ''));
             const exe = pid !== undefined ? exeOf(pid, this.#platform) : undefined;
             p = { ...(pid !== undefined ? { pid } : {}), ...(exe ? { exe } : {}) };
-            // An unknown process may be learnt later (a window sets _NET_WM_PID after it maps): keep only answers.
-            if (pid !== undefined) this.#known.set(t.id, p);
+            this.#known.set(t.id, { ...p, at: Date.now() });
           }
           t.details = { ...t.details, ...p };
         }),
     );
-    for (const id of this.#known.keys()) if (!live.has(id)) this.#known.delete(id);
+    // A window may set _NET_WM_PID after it maps: one without is asked again after a while.
+    const stale = Date.now() - UNKNOWN_TTL_MS;
+    for (const [id, p] of this.#known) if (!live.has(id) || (p.pid === undefined && p.at < stale)) this.#known.delete(id);
   }
 }
