@@ -36,6 +36,48 @@ function isMaskPattern(p: string): boolean {
   }
 }
 
+/** An absolute path on POSIX (/…) or Windows (C:\… or \\server\share); src/shared has no node:path. */
+export function isAbsolutePath(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
+}
+
+/**
+ * Password managers on every platform, by name (macOS, Windows, ManicTime), window class (X11),
+ * Android package and macOS bundle id: their screens are never text-indexed.
+ */
+export const DEFAULT_EXCLUDED_APPS = [
+  '1Password',
+  'com.onepassword.android',
+  'com.agilebits.onepassword*',
+  'com.1password.*',
+  'Bitwarden',
+  'com.x8bit.bitwarden',
+  'com.bitwarden.desktop',
+  'KeePass',
+  'KeePassXC',
+  'org.keepassxc.keepassxc',
+  'com.kunzisoft.keepass.*',
+  'keepass2android.*',
+  'LastPass',
+  'com.lastpass.lpandroid',
+  'Dashlane',
+  'com.dashlane',
+  'Keeper',
+  'com.callpod.android_apps.keeper',
+  'Enpass',
+  'io.enpass.app',
+  'in.sinew.enpass*',
+  'Proton Pass',
+  'proton.android.pass',
+  'me.proton.pass*',
+  'Keychain Access',
+  'com.apple.keychainaccess',
+  'Passwords',
+  'com.apple.Passwords',
+  'Samsung Pass',
+  'com.samsung.android.samsungpass',
+] as const;
+
 export const coreSettingsShape = {
   capture: z
     .strictObject({
@@ -67,8 +109,8 @@ export const coreSettingsShape = {
     .prefault({}),
   files: z
     .strictObject({
-      /** Folders agents may upload files from (browser upload_file, Android install_apk); empty = none. */
-      uploadRoots: z.array(z.string().min(1)).default([]),
+      /** Folders agents may upload files from (browser upload_file, Android install_apk); empty = none. Absolute paths only. */
+      uploadRoots: z.array(z.string().min(1).refine(isAbsolutePath, 'must be an absolute path (a relative one would depend on the folder Sightline was started in)')).default([]),
     })
     .prefault({}),
   ocr: z
@@ -81,8 +123,11 @@ export const coreSettingsShape = {
       index: z.boolean().default(true),
       /** CPU the background indexer may use, in cores, at low priority. */
       cpuBudget: z.int().min(1).max(64).default(1),
-      /** Apps whose frames are never text-indexed (matched case-insensitively in the app name or window title). */
-      excludeApps: z.array(z.string().min(1)).default(['1Password', 'Bitwarden', 'KeePass', 'KeePassXC', 'LastPass', 'Dashlane', 'Keeper', 'Enpass', 'Keychain Access', 'Passwords']),
+      /**
+       * Apps whose frames are never text-indexed, matched case-insensitively in the app name, window
+       * class, Android package, macOS bundle id or window title ("id*" matches ids that begin so).
+       */
+      excludeApps: z.array(z.string().min(1)).default([...DEFAULT_EXCLUDED_APPS]),
     })
     .prefault({}),
   privacy: z

@@ -5,7 +5,7 @@ import type { Source } from '../../src/main/core/sources/source.ts';
 import { BUILTIN_SOURCES } from '../../src/main/core/sources/builtin.ts';
 
 /**
- * A module whose `create` hands back `source` itself. It borrows the label, tools and allowlist
+ * A module whose `create` hands back `source` itself. It borrows the label, tools, allowlist
  * rules of the built-in module of the same name, so a fake "desktop" offers focus_window.
  */
 export function moduleFor(source: Source, over: Partial<SourceModule<unknown, Source>> = {}): AnySourceModule {
@@ -19,6 +19,7 @@ export function moduleFor(source: Source, over: Partial<SourceModule<unknown, So
     settings: builtin?.settings ?? z.strictObject({}).prefault({}),
     ...(builtin?.tools ? { tools: builtin.tools } : {}),
     ...(builtin?.allowNames ? { allowNames: builtin.allowNames } : {}),
+    ...(builtin?.ownTarget ? { ownTarget: builtin.ownTarget } : {}),
     ...over,
     create: () => source,
   };

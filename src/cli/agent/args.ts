@@ -29,6 +29,10 @@ export interface AgentOptions {
   json: boolean;
   dryRun: boolean;
   maxTokens: number;
+  /** Origins besides the tab's own the run may act on (--allow-origin). */
+  allowOrigins: string[];
+  /** --roam: act on the tab wherever it goes. */
+  roam: boolean;
 }
 
 export const DEFAULT_MODELS: Record<ProviderName, string> = { anthropic: 'claude-sonnet-4-6', openai: 'gpt-4.1' };
@@ -52,6 +56,8 @@ Options:
   --data-dir DIR                Sightline's data directory (as for sightline mcp)
   --json                        print one JSON summary on stdout instead of the live lines
   --dry-run                     capture and decide once, act never
+  --allow-origin ORIGIN         a tab target may also be acted on at this origin (repeatable; default: its own origin only)
+  --roam                        act on a tab wherever it goes (no origin confinement)
 
 Keys come from ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) and OPENAI_API_KEY; they are never written out.
 
@@ -106,6 +112,8 @@ export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv): AgentOpt
         'data-dir': { type: 'string' },
         json: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
+        'allow-origin': { type: 'string', multiple: true },
+        roam: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -153,6 +161,11 @@ export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv): AgentOpt
     minConfidence = Number(values['min-confidence']);
     if (!Number.isFinite(minConfidence) || minConfidence < 0 || minConfidence > 1) throw new UsageError(`--min-confidence must be 0–1, not "${values['min-confidence']}".`);
   }
+  const allowOrigins = (values['allow-origin'] ?? []).map((o) => {
+    const u = URL.canParse(o) ? new URL(o) : undefined;
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new UsageError(`--allow-origin: "${o}" is not a web origin (e.g. https://example.com).`);
+    return u.origin;
+  });
   return {
     goal,
     target,
@@ -171,7 +184,23 @@ export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv): AgentOpt
     ...(values.out ? { out: values.out } : {}),
     json: values.json ?? false,
     dryRun: values['dry-run'] ?? false,
+    allowOrigins,
+    roam: values.roam ?? false,
   };
+}
+
+/**
+ * The secrets a --base-url carries (a user name and password, query values such as api-key=…),
+ * and the URL without them, fit to show and store.
+ */
+export function baseUrlSecrets(url: string | undefined): { shown?: string; secrets: string[] } {
+  if (!url || !URL.canParse(url)) return { ...(url ? { shown: url } : {}), secrets: [] };
+  const u = new URL(url);
+  const secrets = [decodeURIComponent(u.username), decodeURIComponent(u.password), ...[...u.searchParams.values()]].filter((s) => s.length > 0);
+  u.username = '';
+  u.password = '';
+  for (const k of [...u.searchParams.keys()]) u.searchParams.set(k, 'redacted');
+  return { shown: u.toString(), secrets };
 }
 
 /** Names of environment variables that hold secrets: never passed on to the MCP server process. */

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { resolveDataDir } from '../../main/core/settings/dataDir.ts';
 import { capabilitiesOf, type Capabilities } from './action.ts';
-import { AGENT_USAGE, isSecretEnv, parseAgentArgs, UsageError, type AgentOptions } from './args.ts';
+import { AGENT_USAGE, baseUrlSecrets, isSecretEnv, parseAgentArgs, UsageError, type AgentOptions } from './args.ts';
 import { RunArtifacts, redact } from './artifacts.ts';
 import { runLoop, type RunSummary, type StepRecord } from './loop.ts';
 import { connectSightline, errorCode, resultText, serverEnv, sightlineMcpCommand, type SightlineClient } from './mcp.ts';
@@ -47,7 +47,8 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
   const started = new Date();
   const t0 = performance.now();
   const dataDir = resolve(resolveDataDir(opts.dataDir, io.env));
-  const secrets = [opts.apiKey, ...Object.entries(io.env).flatMap(([k, v]) => (v && isSecretEnv(k) ? [v] : []))];
+  const base = baseUrlSecrets(opts.baseUrl);
+  const secrets = [opts.apiKey, ...base.secrets, ...Object.entries(io.env).flatMap(([k, v]) => (v && isSecretEnv(k) ? [v] : []))];
   let artifacts: RunArtifacts;
   try {
     artifacts = RunArtifacts.create({ dataDir, ...(opts.out ? { out: opts.out } : {}), goal: opts.goal, at: started, secrets });
@@ -55,7 +56,7 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
     io.stderr.write(`sightline agent: ${(e as Error).message}\n`);
     return EXIT.usage;
   }
-  const reporter = createReporter(opts.json, io.stdout);
+  const reporter = createReporter(opts.json, io.stdout, secrets);
   const wall = new AbortController();
   const interrupt = new AbortController();
   const timer = setTimeout(() => wall.abort('wallTime'), opts.maxTimeMs);
@@ -79,7 +80,7 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
     ...(target ? { target: { id: target.id, title: target.title, source: target.source, kind: target.kind } } : {}),
     provider: opts.provider,
     model: opts.model,
-    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+    ...(base.shown ? { baseUrl: base.shown } : {}),
     dryRun: opts.dryRun,
     limits: { maxSteps: opts.maxSteps, maxTimeMs: opts.maxTimeMs, minConfidence: opts.minConfidence },
     startedAt: started.toISOString(),
@@ -126,6 +127,7 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
       minConfidence: opts.minConfidence,
       ...(opts.maxDimension ? { maxDimension: opts.maxDimension } : {}),
       dryRun: opts.dryRun,
+      ...(opts.roam ? {} : { confine: confinement(target, opts.allowOrigins) }),
       system,
       caps,
       client,
@@ -153,6 +155,14 @@ async function run(opts: AgentOptions, io: AgentIo): Promise<number> {
   if (failed) io.stderr.write(`sightline agent: could not write every artifact: ${failed.message}\n`);
   reporter.summary(final);
   return ended.exitCode;
+}
+
+/** A tab stays on its own origin (and those of --allow-origin); a window or a device is one target id already. */
+function confinement(target: TargetEntry, allowOrigins: readonly string[]): { origins: string[] } | undefined {
+  const url = typeof target.details?.url === 'string' ? target.details.url : undefined;
+  if (target.source !== 'browser' || !url) return undefined;
+  const own = URL.canParse(url) ? new URL(url).origin : 'null';
+  return { origins: [...new Set([own, ...allowOrigins])] };
 }
 
 async function resolveTarget(client: SightlineClient, query: string, signal: AbortSignal): Promise<TargetEntry> {

@@ -58,6 +58,8 @@ export interface LoopContext {
   minConfidence: number;
   maxDimension?: number;
   dryRun: boolean;
+  /** A tab is acted on only while it shows one of these origins (none: no confinement, --roam). */
+  confine?: { origins: readonly string[] };
   system: string;
   caps: Capabilities;
   client: SightlineClient;
@@ -203,9 +205,28 @@ async function act(ctx: LoopContext, call: ToolCall): Promise<ToolResult> {
   return ctx.client.call(call.name, call.arguments, { timeoutMs: 60_000 });
 }
 
+/**
+ * A tab that left the run's origins (a link followed, a redirect, a page that sent it away)
+ * ends the run as a refusal: nothing more is done there, and the model sees no more of it.
+ */
+async function checkOrigin(ctx: LoopContext, record: StepRecord): Promise<void> {
+  if (!ctx.confine) return;
+  const res = await ctx.client.call('list_targets', { source: 'browser' }, { signal: ctx.signal, timeoutMs: 30_000 });
+  const targets = res.isError ? [] : ((res.structuredContent as { targets?: { id: string; details?: { url?: unknown } }[] } | undefined)?.targets ?? []);
+  const url = targets.find((t) => t.id === ctx.target.id)?.details?.url;
+  // A tab that is gone is the capture's to report.
+  if (typeof url !== 'string') return;
+  const origin = URL.canParse(url) ? new URL(url).origin : 'null';
+  if (ctx.confine.origins.includes(origin)) return;
+  const message = `the tab left ${ctx.confine.origins[0]} for ${origin === 'null' ? url.slice(0, 80) : origin}; the run acts on its tab's own origin only (--allow-origin ${origin === 'null' ? 'ORIGIN' : origin}, or --roam, widens it)`;
+  record.outcome = 'refused: LEFT_ORIGIN';
+  throw stopWith('refused', message, 'LEFT_ORIGIN');
+}
+
 /** One step; returns the stop when the run ends here. */
 async function step(ctx: LoopContext, n: number, history: HistoryEntry[], state: { tree: boolean }, record: StepRecord): Promise<Stop | undefined> {
   const dir = stepDirName(n);
+  await checkOrigin(ctx, record);
   const t0 = performance.now();
   const cap = await capture(ctx);
   const t1 = performance.now();
@@ -253,6 +274,8 @@ async function step(ctx: LoopContext, n: number, history: HistoryEntry[], state:
     record.outcome = 'nothing done (noop)';
     return undefined;
   }
+  // The page may have moved on while the model thought.
+  await checkOrigin(ctx, record);
   const call = toToolCall(a, ctx.target.id, cap.frame.ref)!;
   record.call = call;
   if (ctx.dryRun) {

@@ -1,8 +1,10 @@
 /**
  * Terminal output: a live line per step and a final summary for people; with --json, one JSON
- * document (the run summary) on stdout and nothing else. Line formatting is pure.
+ * document (the run summary) on stdout and nothing else. Line formatting is pure. Everything
+ * printed passes through `redact`: a model (or a gateway) may echo a key back in its answer.
  */
 import { clip } from './action.ts';
+import { redact } from './artifacts.ts';
 import type { Reporter, RunSummary, StepRecord } from './loop.ts';
 
 const ms = (n: number): string => (n >= 10_000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
@@ -25,7 +27,10 @@ export function summaryLines(r: RunSummary): string[] {
   return [head, `Exit ${r.stop.exitCode}. Artifacts: ${r.artifacts}`];
 }
 
-export function createReporter(json: boolean, stdout: NodeJS.WriteStream = process.stdout): Reporter {
+export function createReporter(json: boolean, stdout: NodeJS.WriteStream = process.stdout, secrets: readonly string[] = []): Reporter {
+  // As written and as JSON escapes it (the --json summary).
+  const hidden = [...secrets, ...secrets.map((k) => JSON.stringify(k).slice(1, -1))];
+  const write = (text: string): void => void stdout.write(redact(text, hidden));
   const tty = !json && stdout.isTTY === true;
   let pending = false;
   const clearPending = (): void => {
@@ -42,12 +47,12 @@ export function createReporter(json: boolean, stdout: NodeJS.WriteStream = proce
     stepDone(s, maxSteps) {
       if (json) return;
       clearPending();
-      stdout.write(`${stepLine(s, maxSteps)}\n`);
+      write(`${stepLine(s, maxSteps)}\n`);
     },
     summary(r) {
       clearPending();
-      if (json) stdout.write(`${JSON.stringify(r)}\n`);
-      else stdout.write(`${summaryLines(r).join('\n')}\n`);
+      if (json) write(`${JSON.stringify(r)}\n`);
+      else write(`${summaryLines(r).join('\n')}\n`);
     },
   };
 }

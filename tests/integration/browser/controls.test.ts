@@ -179,7 +179,7 @@ describe('dialogs, navigation and tabs through MCP', () => {
     const missing = await ok('navigate', { target: c.target, url: c.srv.url('missing.html') });
     expect(missing.d.status).toBe(404);
     expect(missing.text).toMatch(/HTTP 404/);
-    expect(await refused('navigate', { target: c.target, url: 'javascript:alert(1)' })).toMatch(/^INVALID_ARGUMENT/);
+    expect(await refused('navigate', { target: c.target, url: 'javascript:alert(1)' })).toMatch(/^NOT_ALLOWED/);
 
     const opened = await ok('tabs', { action: 'new', url: c.srv.url('page.html') });
     const id = opened.d.target as string;

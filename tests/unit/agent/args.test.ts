@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretEnv, parseAgentArgs, parseDuration, UsageError } from '../../../src/cli/agent/args.ts';
+import { baseUrlSecrets, isSecretEnv, parseAgentArgs, parseDuration, UsageError } from '../../../src/cli/agent/args.ts';
 import { serverEnv, sightlineMcpCommand } from '../../../src/cli/agent/mcp.ts';
 
 const base = ['--goal', 'Do it', '--target', 'x'];
@@ -11,7 +11,7 @@ const fails = (argv: string[], env: NodeJS.ProcessEnv, message: RegExp): void =>
 describe('parseAgentArgs', () => {
   it('defaults: Anthropic, 25 steps, 2 minutes, confidence 0.5, UI tree on', () => {
     expect(parseAgentArgs(base, { ANTHROPIC_API_KEY: 'k1' })).toEqual({
-      goal: 'Do it', target: 'x', provider: 'anthropic', model: 'claude-sonnet-4-6', apiKey: 'k1', maxSteps: 25, maxTimeMs: 120_000, minConfidence: 0.5, maxTokens: 1024, uiTree: true, json: false, dryRun: false,
+      goal: 'Do it', target: 'x', provider: 'anthropic', model: 'claude-sonnet-4-6', apiKey: 'k1', maxSteps: 25, maxTimeMs: 120_000, minConfidence: 0.5, maxTokens: 1024, uiTree: true, json: false, dryRun: false, allowOrigins: [], roam: false,
     });
   });
   it('picks OpenAI when only its key or a base URL is there; local servers need no key but a model', () => {
@@ -64,5 +64,20 @@ describe('the MCP server process', () => {
   });
   it('is this same CLI with its loader flags, never a debugger port', () => {
     expect(sightlineMcpCommand('/d', '/app/bin/sightline.js', ['--import', 'x', '--inspect=9229'])).toEqual({ command: process.execPath, args: ['--import', 'x', '/app/bin/sightline.js', 'mcp', '--data-dir', '/d'] });
+  });
+});
+
+describe('confinement flags and base URL credentials', () => {
+  const env = { ANTHROPIC_API_KEY: 'k1' };
+  it('--allow-origin takes web origins (repeatable); --roam lifts the confinement', () => {
+    const o = parseAgentArgs(['--goal', 'g', '--target', 't', '--allow-origin', 'https://a.example/x', '--allow-origin', 'http://b.example:8080'], env);
+    expect(o).toMatchObject({ allowOrigins: ['https://a.example', 'http://b.example:8080'], roam: false });
+    expect(parseAgentArgs(['--goal', 'g', '--target', 't', '--roam'], env)).toMatchObject({ roam: true });
+    expect(() => parseAgentArgs(['--goal', 'g', '--target', 't', '--allow-origin', 'file:///etc'], env)).toThrow(/not a web origin/);
+  });
+
+  it('a base URL shows without its user, password or query values, which count as secrets', () => {
+    expect(baseUrlSecrets('https://u:p%40ss@gw.example/v1?api-key=abc&x=1')).toEqual({ shown: 'https://gw.example/v1?api-key=redacted&x=redacted', secrets: ['u', 'p@ss', 'abc', '1'] });
+    expect(baseUrlSecrets(undefined)).toEqual({ secrets: [] });
   });
 });

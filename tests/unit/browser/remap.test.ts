@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cdpTargetId, remoteWs, splitTabId, tabTargetId, versionUrl } from '../../../src/main/core/sources/browser/detect.ts';
 import { regionClip, remapNote, toFramePoint, toFrameRect, type BrowserFrameState } from '../../../src/main/core/sources/browser/frameState.ts';
 import { normaliseUrl } from '../../../src/main/core/sources/browser/urls.ts';
+import { judgeUrl } from '../../../src/main/core/sources/browser/urlPolicy.ts';
 
 const state = (over: Partial<BrowserFrameState> = {}): BrowserFrameState => ({
   loaderId: 'L',
@@ -123,7 +124,11 @@ describe('navigate', () => {
     expect(normaliseUrl('example.com/a')).toBe('https://example.com/a');
     expect(normaliseUrl('http://127.0.0.1:8080/x')).toBe('http://127.0.0.1:8080/x');
     expect(normaliseUrl('about:blank')).toBe('about:blank');
-    expect(() => normaliseUrl('javascript:alert(1)')).toThrow(/javascript/);
+    expect(normaliseUrl('localhost:3000/x')).toBe('https://localhost:3000/x');
+    const rules = { allowFileUrls: false, own: { ports: new Set<number>(), pids: new Set<number>() } };
+    expect(() => judgeUrl(normaliseUrl('javascript:alert(1)'), rules)).toThrow(/javascript: URLs are not opened/);
+    expect(() => judgeUrl('file:///etc/passwd', rules)).toThrow(/file: URLs are not opened/);
+    expect(() => judgeUrl('file:///etc/passwd', { ...rules, allowFileUrls: true })).not.toThrow();
     expect(() => normaliseUrl('  ')).toThrow();
   });
 

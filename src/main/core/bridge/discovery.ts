@@ -6,8 +6,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
-
-export const DISCOVERY_FILE = 'discovery.json';
+import { DISCOVERY_FILE } from '../util/self.ts';
 
 export interface Discovery {
   pid: number;

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync, rmdirSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SightlineError } from '../../../shared/errors.ts';
 import { dirOf } from './rows.ts';
@@ -29,7 +29,9 @@ export class FileStore {
 
   async ensureDir(dir: string): Promise<void> {
     if (this.#knownDirs.has(dir)) return;
-    await mkdir(dir, { recursive: true });
+    // Screenshots are the user's alone, as the data directory is (a folder made before may be 0755).
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await chmod(dir, 0o700).catch(() => undefined);
     this.#knownDirs.add(dir);
   }
 

@@ -13,6 +13,7 @@ import { getRequestListener } from '@hono/node-server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { API_PREFIX } from '../../../shared/api.ts';
 import { createMcpServer, type McpServices } from '../mcp/server.ts';
+import { addOwnPort } from '../util/self.ts';
 import { createApi, type ApiServices } from './api.ts';
 import { BrowserSessions, SESSION_COOKIE, ensureToken, isAllowedHost, isAllowedOrigin, isAuthorised, tokensEqual } from './security.ts';
 
@@ -184,6 +185,8 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     http.listen(options.port ?? 0, '127.0.0.1', () => ok());
   });
   port = (http.address() as AddressInfo).port;
+  // No agent may drive this dashboard in a browser Sightline operates.
+  const forgetPort = addOwnPort(port);
   const base = `http://127.0.0.1:${port}`;
 
   return {
@@ -194,6 +197,7 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     token,
     async close() {
       clearInterval(expiry);
+      forgetPort();
       await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
       http.closeAllConnections();
       await new Promise<void>((ok) => http.close(() => ok()));

@@ -11,6 +11,7 @@ import type { SourceName, TargetInfo } from '../../../shared/frame.ts';
 import type { CoreSettings } from '../../../shared/settings.ts';
 import type { FieldDef, SourceAction as SetupAction } from '../../../shared/sources.ts';
 import type { AnyTool } from '../mcp/tool.ts';
+import type { OwnFacts } from '../util/self.ts';
 import type { ArchiveStore, Source } from './source.ts';
 
 /** What the host (the Electron app, or nothing headless) can tell sources about the OS. */
@@ -54,10 +55,18 @@ export interface SourceModule<Config = unknown, S extends Source = Source> {
   /** The desktop app adds OS permission checks (macOS) to this source's Setup card. */
   readonly osPermissions?: boolean;
   /**
-   * Names `input.allowlist` matches for one of its targets (app name, host, package), or 'any'
-   * for a target that shows nothing of anyone's (a blank tab), which every allowlist admits.
+   * Names `input.allowlist` matches for one of its targets: what the target cannot forge (a
+   * tab's host and origin, a window's process, an Android package), never a title. 'blank' for
+   * a target that shows nothing of anyone's (a blank tab): under a non-empty allowlist it takes
+   * no input, and may only be sent somewhere the allowlist admits.
    */
-  allowNames?(target: TargetInfo): (string | undefined)[] | 'any';
+  allowNames?(target: TargetInfo): (string | undefined)[] | 'blank';
+  /**
+   * Why a target is Sightline's own (its dashboard in a tab, the app's window), or undefined,
+   * read as the target is now. Such a target is refused as a target of input, navigation and
+   * upload, whatever the allowlist says. Asked before every action: keep it cheap.
+   */
+  ownTarget?(target: string, source: S, own: OwnFacts, signal: AbortSignal): Promise<string | undefined>;
   /**
    * Build the source from its settings. Called on first use (heavy dependencies are imported
    * here, lazily, so start-up does not pay for them) and again after its settings changed.

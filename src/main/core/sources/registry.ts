@@ -9,6 +9,7 @@ import type { SourceHealth, SourceName } from '../../../shared/frame.ts';
 import type { SettingsValues } from '../../../shared/settings.ts';
 import type { SourceInfo } from '../../../shared/sources.ts';
 import type { SettingsStore } from '../settings/store.ts';
+import { ownFacts, type OwnFacts } from '../util/self.ts';
 import { SOURCE_NAME_PATTERN, type AnySourceModule, type SourceContext } from './module.ts';
 import { portOf } from './aim.ts';
 import type { Capabilities, CapabilityName, HistoryPort, Source } from './source.ts';
@@ -76,6 +77,11 @@ export class SourceRegistry {
       throw new SightlineError('TARGET_NOT_FOUND', `"${target}" is not a Sightline target id.`, `Target ids look like ${examples || '<source>:…'}; call list_targets.`);
     }
     return name;
+  }
+
+  /** What is Sightline's own now (its servers' ports, its processes, its data directory). */
+  own(): OwnFacts {
+    return ownFacts(this.#context.dataDir);
   }
 
   // ── instances ───────────────────────────────────────────────────────────────────────────

@@ -1,10 +1,11 @@
 /**
  * A file an agent asks Sightline to hand to a target (a browser upload, an APK to install) must
  * lie inside one of the folders the user allowed (`files.uploadRoots`), after every symlink is
- * resolved: no traversal, no link out of a root, nothing but a regular file.
+ * resolved: no traversal, no link out of a root, nothing but a regular file. A path outside the
+ * roots gets one answer whether it exists or not, so no agent can probe which files exist.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SightlineError } from '../../../shared/errors.ts';
 
 const HINT_ROOTS = 'The user can add the folder to files.uploadRoots in settings (Settings → Agent input).';
@@ -14,10 +15,13 @@ export async function allowedFile(path: string, roots: readonly string[], what =
   if (!isAbsolute(path)) throw new SightlineError('INVALID_ARGUMENT', `"${path}" is not an absolute path.`, 'Give the absolute path of a file inside an allowed folder.');
   if (roots.length === 0) throw new SightlineError('PATH_REFUSED', `No folder is allowed for ${what}s.`, HINT_ROOTS);
   let real: string;
+  let exists = true;
   try {
     real = await realpath(path);
   } catch {
-    throw new SightlineError('FILE_UNAVAILABLE', `${path} does not exist.`, 'Check the path.');
+    // Where it would be: its nearest existing folder, made real, and the rest of the path.
+    exists = false;
+    real = await realpathOfMissing(path);
   }
   const inside = await Promise.all(
     roots.map(async (root) => {
@@ -28,7 +32,22 @@ export async function allowedFile(path: string, roots: readonly string[], what =
     }),
   );
   if (!inside.some(Boolean)) throw new SightlineError('PATH_REFUSED', `${path} is not inside a folder allowed for ${what}s (${roots.join(', ')}).`, HINT_ROOTS);
+  if (!exists) throw new SightlineError('FILE_UNAVAILABLE', `${path} does not exist.`, 'Check the path.');
   const st = await stat(real);
   if (!st.isFile()) throw new SightlineError('PATH_REFUSED', `${path} is not a regular file.`, `Give the path of a ${what}.`);
   return real;
+}
+
+async function realpathOfMissing(path: string): Promise<string> {
+  let dir = dirname(path);
+  const rest = [basename(path)];
+  for (;;) {
+    try {
+      return join(await realpath(dir), ...rest);
+    } catch {
+      if (dirname(dir) === dir) return path;
+      rest.unshift(basename(dir));
+      dir = dirname(dir);
+    }
+  }
 }

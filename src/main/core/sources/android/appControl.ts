@@ -29,7 +29,9 @@ import {
   parsePackageList,
   parseQueryActivities,
   parseResolveActivity,
+  parseResolveLink,
   queryLaunchersCommand,
+  resolveLinkCommand,
   remoteApkPath,
   resolveLauncherCommand,
   type AmStartResult,
@@ -46,8 +48,8 @@ const START_TIMEOUT = 30_000;
 const SHORT = 15_000;
 
 export interface AppsOptions {
-  /** The core's settings now (`files.uploadRoots` bounds what install_apk may read). */
-  core?: () => { files: { uploadRoots: readonly string[] } };
+  /** The core's settings now (`files.uploadRoots` bounds what install_apk may read; `input.allowlist` which app a link may open in). */
+  core?: () => { files: { uploadRoots: readonly string[] }; input?: { allowlist: readonly string[] } };
 }
 
 export class AndroidApps implements AppsPort, OrientationPort {
@@ -105,8 +107,13 @@ export class AndroidApps implements AppsPort, OrientationPort {
     checkPackageName(pkg);
     let component: Component;
     let others: string[] = [];
-    if (activity) component = parseComponent(activity.includes('/') ? activity : `${pkg}/${activity}`, 'activity');
-    else {
+    if (activity) {
+      component = parseComponent(activity.includes('/') ? activity : `${pkg}/${activity}`, 'activity');
+      // The allowlist judged the package: an activity of another app would start that app instead.
+      if (component.package !== pkg) {
+        throw new SightlineError('NOT_ALLOWED', `The activity ${activity} belongs to ${component.package}, not to ${pkg}: launch_app starts activities of its package only.`, `Give an activity of ${pkg} (".MainActivity"), or launch ${component.package} itself.`);
+      }
+    } else {
       const resolved = parseResolveActivity(await this.#d.shell(ref, resolveLauncherCommand(pkg), signal, 'resolving the launcher activity'), pkg);
       if ('component' in resolved) component = resolved.component;
       else {
@@ -117,6 +124,7 @@ export class AndroidApps implements AppsPort, OrientationPort {
         others = all.slice(1).map(formatComponent);
       }
     }
+    if (component.package !== pkg) throw new SightlineError('NOT_ALLOWED', `${pkg}'s launcher resolves to ${formatComponent(component)}, another package's activity.`, `Launch ${component.package} itself.`);
     this.#d.touch(ref);
     const out = await this.#d.shell(ref, launchCommand(component, { wait }), signal, 'am start', START_TIMEOUT);
     const r = parseAmStartOutput(out, { kind: 'launch', package: pkg });
@@ -134,6 +142,7 @@ export class AndroidApps implements AppsPort, OrientationPort {
   }
 
   async #openUrl(ref: DeviceRef, url: string, pkg: string | undefined, wait: boolean, signal: AbortSignal): Promise<ActionDetails> {
+    const handler = await this.#judgeLink(ref, url, pkg, signal);
     this.#d.touch(ref);
     const out = await this.#d.shell(ref, openUrlCommand(url, { ...(pkg ? { package: pkg } : {}), wait }), signal, 'am start', START_TIMEOUT);
     const r = parseAmStartOutput(out, { kind: 'url', uri: url, ...(pkg ? { package: pkg } : {}) });
@@ -141,7 +150,31 @@ export class AndroidApps implements AppsPort, OrientationPort {
     const note = r.chooser
       ? 'Android asks which app should open it (the chooser is in front): tap one, or call open_url again with package'
       : `opened in ${front ?? r.activity ?? 'an app'}`;
-    return { note, ...startFacts(r), url, ...(front ? { foreground: front } : {}) };
+    return { note, ...startFacts(r), url, ...(handler ? { handler } : {}), ...(front ? { foreground: front } : {}) };
+  }
+
+  /**
+   * Under an allowlist, the app a link opens in is resolved before anything starts, and must be
+   * on the list (the gate judged only the app in front, or the package asked for): where Android
+   * would show its chooser, every app it offers must be. Returns the handler's package.
+   */
+  async #judgeLink(ref: DeviceRef, url: string, pkg: string | undefined, signal: AbortSignal): Promise<string | undefined> {
+    const allow = this.#core?.().input?.allowlist ?? [];
+    if (allow.length === 0) return undefined;
+    const allowed = (name: string): boolean => allow.some((a) => a.toLowerCase() === name.toLowerCase());
+    const refuse = (apps: string[]): never => {
+      const off = apps.filter((a) => !allowed(a));
+      throw new SightlineError('NOT_ALLOWED', `${url} would open in ${off.join(', ')}, not in the input allowlist.`, `The user can add "${off[0]}" to input.allowlist; or give package: an allowed app that opens the link.`);
+    };
+    const h = parseResolveLink(await this.#d.shell(ref, resolveLinkCommand(url, pkg ? { package: pkg } : {}), signal, 'resolving the link'));
+    if ('none' in h) return undefined; // nothing opens it: am start says so, and nothing starts
+    if ('component' in h) {
+      if (!allowed(h.component.package)) refuse([h.component.package]);
+      return h.component.package;
+    }
+    const all = [...new Set(parseQueryActivities(await this.#d.shell(ref, resolveLinkCommand(url, { all: true, ...(pkg ? { package: pkg } : {}) }), signal, 'listing the apps that open the link')).map((c) => c.package))];
+    if (all.length === 0 || !all.every(allowed)) refuse(all.length ? all : ['an app Android would pick']);
+    return undefined;
   }
 
   async #install(ref: DeviceRef, path: string, options: { grantPermissions: boolean; allowDowngrade: boolean; allowTest: boolean }, signal: AbortSignal): Promise<ActionDetails> {

@@ -189,6 +189,30 @@ export function openUrlCommand(uri: string, options: { package?: string; wait?: 
   return `am start${options.wait === false ? '' : ' -W'} -a android.intent.action.VIEW -d ${shellQuote(uri)}${pkg}`;
 }
 
+/** Which activity Android would open a link in (resolve-activity), or, with `all`, every one that can (query-activities). */
+export function resolveLinkCommand(uri: string, o: { all?: boolean; package?: string } = {}): string {
+  checkUri(uri);
+  const pkg = o.package === undefined ? '' : ` ${checkPackageName(o.package)}`;
+  return `cmd package ${o.all ? 'query-activities --components' : 'resolve-activity --brief'} -a android.intent.action.VIEW -d ${shellQuote(uri)}${pkg}`;
+}
+
+/** The link's handler: one activity, several (Android shows its chooser), or none. */
+export type LinkHandler = { component: Component } | { several: true } | { none: true };
+
+export function parseResolveLink(text: string): LinkHandler {
+  const component = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /^[A-Za-z][\w.]*\/[\w.$]+$/.test(l));
+  if (component === RESOLVER_ACTIVITY) return { several: true };
+  if (component) return { component: parseComponent(component, 'resolved activity') };
+  if (/No activit(y|ies) found/.test(text)) return { none: true };
+  if (/cmd: not found|Unknown command|Can't find service/.test(text)) {
+    throw new SightlineError('UNSUPPORTED', "The device cannot tell which app opens a link (Android 7 or newer needed), so the allowlist cannot judge it.", 'Give package: an app on the allowlist that opens the link.');
+  }
+  throw unexpected('cmd package resolve-activity', deviceSaid(text));
+}
+
 /** Kills the app's processes; silent, also for a package that is not installed. */
 export function forceStopCommand(pkg: string): string {
   return `am force-stop ${checkPackageName(pkg)}`;

@@ -26,6 +26,8 @@ export interface BrowserSourceOptions {
   autoLaunch?: boolean;
   /** Folders upload_file may take files from (files.uploadRoots), read at each call. */
   uploadRoots?: () => readonly string[];
+  /** input.allowlist, read at each navigation: every hop of a redirect must be on it too. */
+  allowlist?: () => readonly string[];
 }
 
 export interface BrowserSource extends Source {
@@ -39,7 +41,7 @@ export interface BrowserSource extends Source {
 }
 
 export function createBrowserSource(o: BrowserSourceOptions): BrowserSource {
-  const fleet = new BrowserFleet({ settings: o.settings, dataDir: o.dataDir, env: o.env ?? process.env, autoLaunch: o.autoLaunch ?? true });
+  const fleet = new BrowserFleet({ settings: o.settings, dataDir: o.dataDir, env: o.env ?? process.env, autoLaunch: o.autoLaunch ?? true, ...(o.allowlist ? { allowlist: o.allowlist } : {}) });
   const tree = new BrowserTree(fleet);
   const uploadRoots = o.uploadRoots ?? ((): readonly string[] => []);
   return {

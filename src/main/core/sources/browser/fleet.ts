@@ -6,23 +6,30 @@
  */
 import { SightlineError } from '../../../../shared/errors.ts';
 import type { TargetInfo } from '../../../../shared/frame.ts';
+import { ownFacts } from '../../util/self.ts';
 import { BrowserConnection } from './connection.ts';
 import { ENDPOINT_NAME, splitTabId } from './detect.ts';
 import type { BrowserEndpoint, BrowserSettings } from './settings.ts';
 import { TAB_HINT, TabSessions } from './tabs.ts';
+import type { UrlRules } from './urlPolicy.ts';
 
 export interface FleetOptions {
-  settings: Omit<BrowserSettings, 'endpoints'> & { endpoints?: BrowserEndpoint[] };
+  settings: Omit<BrowserSettings, 'endpoints' | 'allowFileUrls'> & { endpoints?: BrowserEndpoint[]; allowFileUrls?: boolean };
   dataDir: string;
   env: NodeJS.ProcessEnv;
   autoLaunch: boolean;
+  /** input.allowlist, read at each navigation. */
+  allowlist?: () => readonly string[];
 }
 
 export class BrowserFleet {
   readonly default: TabSessions;
   readonly #named = new Map<string, TabSessions>();
+  /** Which URLs a tab may be sent to, read at each navigation: web pages only, nothing of Sightline's. */
+  readonly urlRules: () => UrlRules;
 
   constructor(o: FleetOptions) {
+    this.urlRules = (): UrlRules => ({ allowFileUrls: o.settings.allowFileUrls === true, own: ownFacts(o.dataDir), allowlist: o.allowlist?.() ?? [] });
     const endpoints = o.settings.endpoints ?? [];
     // With a fleet configured, nothing is launched on this machine unasked (Setup's "Launch" still can).
     const conn = new BrowserConnection({ settings: o.settings, dataDir: o.dataDir, env: o.env, autoLaunch: o.autoLaunch && endpoints.length === 0 });

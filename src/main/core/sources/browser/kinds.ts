@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { SightlineError } from '../../../../shared/errors.ts';
 import { aimFields, aimOf, defineAction, viaModule } from '../../actions/kinds.ts';
 import type { ModuleAction } from '../source.ts';
-import { hostOf, normaliseUrl } from './urls.ts';
+import { normaliseUrl } from './urls.ts';
+import { originOf } from './urlPolicy.ts';
 
 export const WAIT_UNTIL = ['commit', 'domcontentloaded', 'load', 'networkidle'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
@@ -35,9 +36,9 @@ export type BrowserModuleAction =
   | ModuleAction<'set_checked', { checked: boolean }>
   | ModuleAction<'upload_file', { paths: string[] }>;
 
-/** The host a URL leads to, as the allowlist names pages; none for blank and data pages. */
-function hostOfInput(url: string | undefined): string | undefined {
-  return url === undefined ? undefined : hostOf(normaliseUrl(url));
+/** The origin a URL leads to, as the allowlist judges pages; none for about:blank and URLs the source refuses anyway. */
+function originOfInput(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : originOf(normaliseUrl(url));
 }
 
 const tabField = z.string().min(1).max(512).describe('A browser tab id from list_targets ("browser:…").');
@@ -57,7 +58,7 @@ export const navigateKind = defineAction({
   aim: 'none',
   input: {
     target: tabField,
-    url: z.string().min(1).max(8192).optional().describe('The URL to open (https:// is added to a bare host).'),
+    url: z.string().min(1).max(8192).optional().describe('The URL to open: http:, https: or about:blank (https:// is added to a bare host).'),
     action: z.enum(['back', 'forward', 'reload']).optional().describe('Instead of url: move in the tab history, or reload.'),
     waitUntil: waitUntilField,
     timeoutMs: timeoutField,
@@ -69,8 +70,8 @@ export const navigateKind = defineAction({
   },
   // The allowlist judges the page it leaves and the one it goes to.
   allow: (a) => {
-    const host = hostOfInput(a.url);
-    return host ? { also: host } : undefined;
+    const origin = originOfInput(a.url);
+    return origin ? { also: origin } : undefined;
   },
   build: (a, at): BrowserModuleAction => ({ kind: 'navigate', target: at.target, params: { ...(a.url !== undefined ? { url: normaliseUrl(a.url) } : {}), ...(a.action ? { action: a.action } : {}), ...load(a) } }),
   performer: viaModule('browser', 'navigate'),
@@ -94,8 +95,8 @@ export const tabsKind = defineAction({
   // A new tab reaches no page but the one it opens (none for a blank tab).
   allow: (a) => {
     if (a.action !== 'new') return undefined;
-    const host = hostOfInput(a.url);
-    return host ? { as: host } : { none: true };
+    const origin = originOfInput(a.url);
+    return origin ? { as: origin } : { none: true };
   },
   build: (a, at): BrowserModuleAction => ({ kind: 'tabs', target: at.target, params: { action: a.action, ...(a.url !== undefined ? { url: normaliseUrl(a.url) } : {}), ...load(a) } }),
   performer: viaModule('browser', 'tabs'),

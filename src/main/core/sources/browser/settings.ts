@@ -29,6 +29,8 @@ export const browserSettings = z
     executablePath: z.string().min(1).optional(),
     /** Launch headless when Sightline launches the browser. */
     headless: z.boolean().default(false),
+    /** Let agents open file: URLs (never inside Sightline's data directory). Off: web pages only. */
+    allowFileUrls: z.boolean().default(false),
   })
   .prefault({});
 

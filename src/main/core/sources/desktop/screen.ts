@@ -11,6 +11,7 @@ import { fitSize } from '../../image/fit.ts';
 import type { CaptureOptions, CapturedImage, FrameCheck, ScreenPort, StoredFrame } from '../source.ts';
 import { MAC_SCREEN_RECORDING } from './environment.ts';
 import { coverage } from './geometry.ts';
+import { WindowProcesses } from './process.ts';
 import { allWindows, boundsOf, get, parseDesktopTarget, saneBounds, windowInfo, type DesktopSession, type Shots, type ShotMonitor, type ShotWindow } from './session.ts';
 
 /** A window's or display's place when it was captured. */
@@ -27,9 +28,11 @@ export type DesktopFrameState = z.output<typeof desktopFrameState>;
 export class DesktopScreen implements ScreenPort<DesktopFrameState> {
   readonly state = desktopFrameState;
   readonly #s: DesktopSession;
+  readonly #processes: WindowProcesses;
 
   constructor(session: DesktopSession) {
     this.#s = session;
+    this.#processes = new WindowProcesses((id) => session.run('xprop', ['-id', id, '_NET_WM_PID'], undefined, 2000), session.platform);
   }
 
   async listTargets(_signal?: AbortSignal): Promise<TargetInfo[]> {
@@ -57,6 +60,8 @@ export class DesktopScreen implements ScreenPort<DesktopFrameState> {
     if (!windows) {
       for (const d of out) d.hint = 'Windows cannot be listed here (no window manager): capture the display and act in its pixels.';
     }
+    // The allowlist and the "never Sightline's own window" rule judge a window by its process.
+    await this.#processes.annotate(out);
     return out;
   }
 
