@@ -258,6 +258,8 @@ export interface SearchParams {
   /** Only frames of this app (words of its name, case- and accent-insensitive). */
   app?: string;
   max: number;
+  /** Matches to skip, newest first (paging). */
+  offset?: number;
   signal: AbortSignal;
 }
 
@@ -283,6 +285,8 @@ export interface StatusPort {
 
 export interface ActivityPort {
   list(q: ActivityQuery): ActivityEntry[];
+  /** id → the newest title (else app) a target went by, from its frames and the log. */
+  targetNames(): Record<string, string>;
 }
 
 // ── agent runs ─────────────────────────────────────────────────────────────────────────────

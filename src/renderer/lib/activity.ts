@@ -97,8 +97,11 @@ export function targetOf(e: ActivityEntry): string | undefined {
   return e.target ?? (typeof e.params?.target === 'string' ? e.params.target : undefined);
 }
 
-/** A target id by its title when one is known, else by its id within its source. */
-export function targetLabel(id: string | undefined, targetTitles: Readonly<Record<string, string>>): string {
+/**
+ * A target by name: the title it had when the action was made (when the entry kept one), else its
+ * title now or its last known one, else its app, else its id within its source.
+ */
+export function targetLabel(id: string | undefined, targetTitles: Readonly<Record<string, string>>, kept?: { title?: string; app?: string }): string {
   if (!id) return '—';
-  return targetTitles[id] ?? localTargetId(id);
+  return kept?.title ?? targetTitles[id] ?? kept?.app ?? localTargetId(id);
 }

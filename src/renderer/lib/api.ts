@@ -121,6 +121,7 @@ export const api = {
   targets: (source?: SourceName): Promise<TargetsResult> => call('targets', { query: source ? { source } : {} }),
   capture: (target: string): Promise<{ frame: FrameSummary }> => call('capture', { body: { target } }),
   activity: (q: ActivityQuery, signal?: AbortSignal): Promise<{ entries: ActivityEntry[] }> => call('activity', { query: q, signal }),
+  targetNames: (): Promise<{ names: Record<string, string> }> => call('targetNames'),
   run: (id: string, signal?: AbortSignal): Promise<RunView> => call('run', { params: { id }, signal }),
   settings: (): Promise<SettingsView> => call('settings'),
   saveSettings: (patch: SettingsPatch): Promise<{ settings: SettingsValues }> => call('saveSettings', { body: patch }),

@@ -1,7 +1,7 @@
 /** The activity log: every agent action, refused ones included, with its before and after frames. */
-import type { ActivityEntry, ActivityQuery } from '../../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, TargetLabel } from '../../../shared/api.ts';
 import type { CatalogContext } from './context.ts';
-import { toActivity, wrap, type ActivityRow, type Params } from './rows.ts';
+import { labelJson, toActivity, wrap, type ActivityRow, type Params } from './rows.ts';
 
 export class ActivityLog {
   readonly #c: CatalogContext;
@@ -12,17 +12,20 @@ export class ActivityLog {
 
   append(e: Omit<ActivityEntry, 'id'>): ActivityEntry {
     let info;
+    let named = e;
     try {
-      info = this.#insert(e);
+      const label = e.targetLabel ? labelJson(e.targetLabel) : this.#labelAt(e);
+      if (label) named = { ...e, targetLabel: JSON.parse(label) as TargetLabel };
+      info = this.#insert(named, label);
     } catch (err) {
       throw wrap(err, 'INTERNAL', 'The activity log entry could not be written', this.#c.dataDir);
     }
-    const entry: ActivityEntry = { ...e, id: Number(info.lastInsertRowid) };
+    const entry: ActivityEntry = { ...named, id: Number(info.lastInsertRowid) };
     this.#c.events.emit('activity', entry);
     return entry;
   }
 
-  #insert(e: Omit<ActivityEntry, 'id'>): { lastInsertRowid: number | bigint } {
+  #insert(e: Omit<ActivityEntry, 'id'>, label: string | null): { lastInsertRowid: number | bigint } {
     return this.#c.stmt.insertActivity.run({
       at: e.at,
       tool: e.tool,
@@ -41,7 +44,35 @@ export class ActivityLog {
       client: e.client ?? null,
       run_id: e.run?.id ?? null,
       run_dir: e.run?.artifacts ?? null,
+      target_label: label,
     });
+  }
+
+  /**
+   * What the target was called when the action was made: the label of the frame it aimed at,
+   * else of the target's newest frame. Kept in the row, so the log still names a closed tab.
+   */
+  #labelAt(e: Omit<ActivityEntry, 'id'>): string | null {
+    const { frameLabel, targetLabel } = this.#c.stmt;
+    const own = e.frameRef ? frameLabel.get(e.frameRef)?.label : undefined;
+    if (own) return own;
+    return e.target ? (targetLabel.get(e.target)?.label ?? null) : null;
+  }
+
+  /**
+   * The newest name each target went by, for naming targets that are gone: id → title, else app.
+   * Its newest labelled frame says; the log's own names cover targets whose frames were deleted.
+   */
+  targetNames(): Record<string, string> {
+    const names: Record<string, string> = {};
+    const put = (target: string, json: string): void => {
+      const l = JSON.parse(json) as TargetLabel;
+      const name = l.title ?? l.app;
+      if (name && !(target in names)) names[target] = name;
+    };
+    for (const r of this.#c.stmt.frameTargetNames.all()) put(r.target, r.label);
+    for (const r of this.#c.stmt.activityTargetNames.all()) put(r.target, r.label);
+    return names;
   }
 
   /**

@@ -1,0 +1,146 @@
+/**
+ * The history as a person uses it, end to end: the real `sightline serve` over a seeded catalog
+ * (frames with the labels their sources gave, actions in the log, a text index) and the built
+ * dashboard in headless Chromium. Targets that are gone (a closed tab, an unplugged device) still
+ * read by name; a search with more matches than a page reaches the oldest one and narrows by app
+ * and day.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScreenshotSearch } from '../../src/shared/api.ts';
+import { Catalog } from '../../src/main/core/catalog/catalog.ts';
+import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
+import { serve, type Served } from '../support/cli.ts';
+import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, seedFrames, writeSettings, type SeedFrame } from './support.ts';
+
+const TAB = 'browser:B40C028B5E7A41D2';
+const PHONE = 'android:127.0.0.1:40513';
+const NOTES = 'desktop:window:0x5a00001';
+/** Frames whose text says "forecast": more than two pages of 50. */
+const MATCHES = 120;
+/** Of them, the ones of the Mail app. */
+const MAIL_EVERY = 10;
+
+describe('a history a person can use (sightline serve + Chromium)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sightline-e2e-history-'));
+  let s: Served;
+  let browser: Browser;
+  let page: Page;
+  let tab: FrameRecord[];
+  let phone: FrameRecord[];
+  let notes: FrameRecord[];
+  const now = Date.now();
+  const get = async <T>(path: string): Promise<T> => {
+    const r = await fetch(`${s.base}${path}`, { headers: { Authorization: `Bearer ${s.token}` } });
+    expect(r.status, path).toBe(200);
+    return (await r.json()) as T;
+  };
+
+  beforeAll(async () => {
+    // No live source: every target of the catalog is gone. The index is fed below, not by OCR.
+    writeSettings(dataDir, { ...ALL_SOURCES_OFF, ocr: { index: false } });
+    const at = (i: number): string => minutesAgo(30 + i * 7, now);
+    const specs: SeedFrame[] = [];
+    for (let i = 0; i < 3; i++) specs.push({ source: 'browser', target: TAB, capturedAt: at(i), look: 'browser', width: 320, height: 200, title: 'Radar', label: { title: 'Rain radar · Weather', document: 'https://weather.example/radar' } });
+    for (let i = 3; i < 5; i++) specs.push({ source: 'android', target: PHONE, capturedAt: at(i), look: 'phone', width: 180, height: 400, label: { app: 'com.example.notes' } });
+    for (let i = 0; i < MATCHES; i++) {
+      const mail = i % MAIL_EVERY === MAIL_EVERY - 1;
+      specs.push({ source: 'desktop', target: NOTES, capturedAt: at(5 + i), look: 'editor', width: 320, height: 200, label: mail ? { title: 'Inbox — Mail', app: 'Mail' } : { title: 'Week plan — Notes', app: 'Notes' } });
+    }
+    const frames = await seedFrames(dataDir, specs);
+    tab = frames.filter((f) => f.target === TAB);
+    phone = frames.filter((f) => f.target === PHONE);
+    notes = frames.filter((f) => f.target === NOTES);
+    const catalog = Catalog.open(dataDir);
+    try {
+      notes.forEach((f, i) => catalog.text.put({ ref: f.ref, text: `weekly forecast number ${i}`, boxes: [], label: f.label ?? {}, status: 'read' }));
+      // An agent clicked in the tab and on the phone while they were there.
+      catalog.activity.append({ at: new Date(now - 29 * 60_000).toISOString(), tool: 'click', source: 'browser', target: TAB, result: 'ok', frameRef: tab[0]!.ref, imagePoint: { x: 120, y: 80 }, sourcePoint: { x: 240, y: 160 }, durationMs: 41, client: 'e2e-agent' });
+      catalog.activity.append({ at: new Date(now - 28 * 60_000).toISOString(), tool: 'type_text', source: 'android', target: PHONE, result: 'ok', frameRef: phone[0]!.ref, params: { text: 'milk' }, durationMs: 80, client: 'e2e-agent' });
+    } finally {
+      catalog.close();
+    }
+    s = await serve(dataDir);
+    browser = await launchBrowser();
+    page = await openDashboard(browser, s.dashboardUrl, { width: 1440, height: 900 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await s?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('names frames, actions and the target filter by the titles stored when they were made, after the targets are gone', async () => {
+    // Nothing live: the names can only come from the catalog.
+    expect((await get<{ targets: unknown[] }>('/api/targets')).targets).toEqual([]);
+    expect((await get<{ names: Record<string, string> }>('/api/target-names')).names).toMatchObject({ [TAB]: 'Rain radar · Weather', [PHONE]: 'com.example.notes', [NOTES]: 'Week plan — Notes' });
+
+    await page.goto(`${s.base}/#/timeline`);
+    await page.getByTestId('filter-target').selectOption(TAB);
+    const row = page.locator(`[data-testid="frame-row"][data-ref="${tab[0]!.ref}"]`);
+    await expect.poll(() => row.getByTestId('frame-title').innerText()).toBe('Rain radar · Weather');
+    const options = await page.locator('[data-testid="filter-target"] option').evaluateAll((els) => els.map((e) => [(e as unknown as { value: string }).value, (e as unknown as { textContent: string }).textContent.trim()]));
+    expect(Object.fromEntries(options)).toMatchObject({ [TAB]: 'Rain radar · Weather', [PHONE]: 'com.example.notes' });
+    // No raw id anywhere a person reads a name.
+    expect(options.map(([, text]) => text).join(' ')).not.toMatch(/B40C028B|127\.0\.0\.1/);
+
+    await page.getByTestId('nav-activity').click();
+    const click = page.locator('[data-testid="activity-row"][data-tool="click"]');
+    await expect.poll(() => click.getByTestId('activity-target').innerText()).toBe('Rain radar · Weather');
+    const typed = page.locator('[data-testid="activity-row"][data-tool="type_text"]');
+    await expect.poll(() => typed.getByTestId('activity-target').innerText()).toBe('com.example.notes');
+    // The entry itself kept the name (an API reader gets it too).
+    const { entries } = await get<{ entries: { tool: string; targetLabel?: { title?: string } }[] }>('/api/activity');
+    expect(entries.find((e) => e.tool === 'click')?.targetLabel?.title).toBe('Rain radar · Weather');
+  });
+
+  it('pages a search past 50 matches to the oldest one, and narrows it by app and day', async () => {
+    const first = await get<ScreenshotSearch>('/api/search?q=forecast&limit=50');
+    expect([first.results.length, first.total, first.more]).toEqual([50, MATCHES, true]);
+    const last = await get<ScreenshotSearch>('/api/search?q=forecast&limit=50&offset=100');
+    expect([last.results.length, last.total, last.more]).toEqual([MATCHES - 100, MATCHES, false]);
+    const oldest = notes.at(-1)!;
+    expect(last.results.at(-1)?.ref).toBe(oldest.ref);
+    // Pages do not overlap.
+    const second = await get<ScreenshotSearch>('/api/search?q=forecast&limit=50&offset=50');
+    expect(new Set([...first.results, ...second.results, ...last.results].map((h) => h.ref)).size).toBe(MATCHES);
+
+    await page.goto(`${s.base}/#/timeline`);
+    await page.getByTestId('timeline-search').fill('forecast');
+    await page.getByTestId('timeline-search').press('Enter');
+    const hits = page.getByTestId('search-hit');
+    await expect.poll(() => hits.count()).toBe(50);
+    await expect.poll(() => page.getByTestId('search-summary').innerText()).toBe(`${MATCHES} screenshots match, newest first: showing 50`);
+    await page.getByTestId('search-more').click();
+    await expect.poll(() => hits.count()).toBe(100);
+    await page.getByTestId('search-more').click();
+    await expect.poll(() => hits.count()).toBe(MATCHES);
+    expect(await hits.last().getAttribute('data-ref')).toBe(oldest.ref);
+    await expect.poll(() => page.getByTestId('search-more').count()).toBe(0);
+    await hits.last().click();
+    await expect.poll(() => page.url()).toContain(oldest.ref);
+
+    // By app: only Mail's frames.
+    const mail = notes.filter((f) => f.label?.app === 'Mail');
+    await page.getByTestId('search-app').fill('Mail');
+    await expect.poll(() => hits.count()).toBe(mail.length);
+    expect(new Set(await hits.evaluateAll((els) => els.map((e) => e.getAttribute('data-ref'))))).toEqual(new Set(mail.map((f) => f.ref)));
+    await page.getByTestId('search-app').fill('');
+
+    // By day: the local day of the oldest match, from and to.
+    const day = (iso: string): string => {
+      const d = new Date(iso);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    };
+    const oldestDay = day(oldest.capturedAt);
+    const onDay = notes.filter((f) => day(f.capturedAt) === oldestDay);
+    await page.getByTestId('search-from').fill(oldestDay);
+    await page.getByTestId('search-to').fill(oldestDay);
+    await expect.poll(() => hits.count()).toBe(Math.min(50, onDay.length));
+    await expect.poll(() => page.getByTestId('search-summary').innerText()).toMatch(new RegExp(`^${onDay.length} screenshots? match`));
+  });
+});
