@@ -79,6 +79,8 @@ export interface ActivityEntry {
   imagePoint?: Point;
   sourcePoint?: Point;
   frameRef?: string;
+  /** The image size of `frameRef` (imagePoint is in its pixels), while that frame is kept. */
+  frameImage?: { width: number; height: number };
   /** Frame captured after the action, when one was taken. */
   afterRef?: string;
   durationMs: number;

@@ -14,7 +14,7 @@ import type { ScreenshotSearch } from '../../src/shared/api.ts';
 import { Catalog } from '../../src/main/core/catalog/catalog.ts';
 import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
 import { serve, type Served } from '../support/cli.ts';
-import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, seedFrames, writeSettings, type SeedFrame } from './support.ts';
+import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, screenshot, seedFrames, writeSettings, type SeedFrame } from './support.ts';
 
 const TAB = 'browser:B40C028B5E7A41D2';
 const PHONE = 'android:127.0.0.1:40513';
@@ -60,6 +60,9 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
       // An agent clicked in the tab and on the phone while they were there.
       catalog.activity.append({ at: new Date(now - 29 * 60_000).toISOString(), tool: 'click', source: 'browser', target: TAB, result: 'ok', frameRef: tab[0]!.ref, imagePoint: { x: 120, y: 80 }, sourcePoint: { x: 240, y: 160 }, durationMs: 41, client: 'e2e-agent' });
       catalog.activity.append({ at: new Date(now - 28 * 60_000).toISOString(), tool: 'type_text', source: 'android', target: PHONE, result: 'ok', frameRef: phone[0]!.ref, params: { text: 'milk' }, durationMs: 80, client: 'e2e-agent' });
+      // What makes a row wide: a long refusal, long parameters, a long title, both frames.
+      catalog.activity.append({ at: new Date(now - 27 * 60_000).toISOString(), tool: 'scroll_into_view', source: 'browser', target: TAB, result: 'FRAME_STALE', message: 'The frame is 12.4 s older than the tab: the page changed since it was captured (a navigation or a layout shift), so its coordinates no longer hold.', frameRef: tab[1]!.ref, params: { query: 'Accept all cookies and continue to the site', node: 'e123456789' }, durationMs: 1234, client: 'a-very-long-mcp-client-name-for-testing' });
+      catalog.activity.append({ at: new Date(now - 26 * 60_000).toISOString(), tool: 'click', source: 'desktop', target: NOTES, result: 'ok', frameRef: notes[1]!.ref, afterRef: notes[0]!.ref, imagePoint: { x: 80, y: 150 }, sourcePoint: { x: 1160.25, y: 2210.75 }, params: { button: 'right', clicks: 2 }, durationMs: 62, client: 'e2e-agent' });
     } finally {
       catalog.close();
     }
@@ -89,13 +92,55 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
     expect(options.map(([, text]) => text).join(' ')).not.toMatch(/B40C028B|127\.0\.0\.1/);
 
     await page.getByTestId('nav-activity').click();
-    const click = page.locator('[data-testid="activity-row"][data-tool="click"]');
+    const click = page.locator(`[data-testid="activity-row"][data-tool="click"][data-target="${TAB}"]`);
     await expect.poll(() => click.getByTestId('activity-target').innerText()).toBe('Rain radar · Weather');
     const typed = page.locator('[data-testid="activity-row"][data-tool="type_text"]');
     await expect.poll(() => typed.getByTestId('activity-target').innerText()).toBe('com.example.notes');
     // The entry itself kept the name (an API reader gets it too).
-    const { entries } = await get<{ entries: { tool: string; targetLabel?: { title?: string } }[] }>('/api/activity');
-    expect(entries.find((e) => e.tool === 'click')?.targetLabel?.title).toBe('Rain radar · Weather');
+    const { entries } = await get<{ entries: { target?: string; targetLabel?: { title?: string } }[] }>('/api/activity');
+    expect(entries.find((e) => e.target === TAB)?.targetLabel?.title).toBe('Rain radar · Weather');
+  });
+
+  it('fits the activity log in its card at 1440 and 1024 px, and marks where the agent clicked', async () => {
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${s.base}/#/activity`);
+      await expect.poll(() => page.getByTestId('activity-row').count()).toBe(4);
+      // Every column, Result and Before · After included, inside the card and the window: no sideways scrolling.
+      const fit = (await page.evaluate(`(() => {
+        const wrap = document.querySelector('[data-testid="activity-table"]').parentElement;
+        const box = wrap.getBoundingClientRect();
+        const cols = [...document.querySelectorAll('[data-testid="activity-table"] th')].map((th) => [th.textContent.trim(), th.getBoundingClientRect().right]);
+        return { overflow: wrap.scrollWidth - wrap.clientWidth, right: box.right, window: innerWidth, cols };
+      })()`)) as { overflow: number; right: number; window: number; cols: [string, number][] };
+      expect(fit.overflow, `${width} px`).toBeLessThanOrEqual(0);
+      expect(fit.right).toBeLessThanOrEqual(fit.window);
+      for (const [name, right] of fit.cols) expect(right, `${name} at ${width} px`).toBeLessThanOrEqual(fit.right + 0.5);
+      expect(fit.cols.map(([name]) => name)).toEqual(expect.arrayContaining(['Result', 'Before · After']));
+      await screenshot(page, `activity-${width}`);
+    }
+
+    // Where the click landed, on the before-frame's thumbnail: at 120, 80 of a 320×200 frame.
+    const click = page.locator(`[data-testid="activity-row"][data-tool="click"][data-target="${TAB}"]`);
+    const thumb = click.locator('[data-testid="before-frame"]');
+    const mark = thumb.getByTestId('click-mark');
+    const t = (await thumb.locator('img').boundingBox())!;
+    const m = (await mark.boundingBox())!;
+    const drawn = { x: t.x + (t.width - 320 * Math.min(t.width / 320, t.height / 200)) / 2, scale: Math.min(t.width / 320, t.height / 200) };
+    expect(Math.abs(m.x + m.width / 2 - (drawn.x + 120 * drawn.scale))).toBeLessThan(1.5);
+    // And in the viewer, the same point on the full image.
+    await thumb.click();
+    await expect.poll(() => page.url()).toContain(tab[0]!.ref);
+    const img = page.getByTestId('viewer-image');
+    await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(320);
+    const v = (await img.boundingBox())!;
+    const vm = (await page.getByTestId('click-mark').boundingBox())!;
+    expect(Math.abs(vm.x + vm.width / 2 - (v.x + (120 / 320) * v.width))).toBeLessThan(2);
+    expect(Math.abs(vm.y + vm.height / 2 - (v.y + (80 / 200) * v.height))).toBeLessThan(2);
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it('pages a search past 50 matches to the oldest one, and narrows it by app and day', async () => {

@@ -14,8 +14,10 @@ export class ActivityLog {
     let info;
     let named = e;
     try {
-      const label = e.targetLabel ? labelJson(e.targetLabel) : this.#labelAt(e);
-      if (label) named = { ...e, targetLabel: JSON.parse(label) as TargetLabel };
+      const before = e.frameRef ? this.#c.stmt.frameLabel.get(e.frameRef) : undefined;
+      if (before) named = { ...named, frameImage: { width: before.image_w, height: before.image_h } };
+      const label = e.targetLabel ? labelJson(e.targetLabel) : (before?.label ?? this.#newestLabel(e.target));
+      if (label) named = { ...named, targetLabel: JSON.parse(label) as TargetLabel };
       info = this.#insert(named, label);
     } catch (err) {
       throw wrap(err, 'INTERNAL', 'The activity log entry could not be written', this.#c.dataDir);
@@ -49,14 +51,11 @@ export class ActivityLog {
   }
 
   /**
-   * What the target was called when the action was made: the label of the frame it aimed at,
-   * else of the target's newest frame. Kept in the row, so the log still names a closed tab.
+   * What the target was called when the action was made (when the frame it aimed at has no
+   * label): its newest frame's label. Kept in the row, so the log still names a closed tab.
    */
-  #labelAt(e: Omit<ActivityEntry, 'id'>): string | null {
-    const { frameLabel, targetLabel } = this.#c.stmt;
-    const own = e.frameRef ? frameLabel.get(e.frameRef)?.label : undefined;
-    if (own) return own;
-    return e.target ? (targetLabel.get(e.target)?.label ?? null) : null;
+  #newestLabel(target: string | undefined): string | null {
+    return target ? (this.#c.stmt.targetLabel.get(target)?.label ?? null) : null;
   }
 
   /**
@@ -88,25 +87,28 @@ export class ActivityLog {
     const conds: string[] = [];
     const params: Params = { limit: Math.min(Math.max(1, Math.floor(q.limit ?? 100)), 1000) };
     if (q.tool !== undefined) {
-      conds.push('tool = @tool');
+      conds.push('a.tool = @tool');
       params.tool = q.tool;
     }
     if (q.target !== undefined) {
-      conds.push('target = @target');
+      conds.push('a.target = @target');
       params.target = q.target;
     }
     if (q.run !== undefined) {
-      conds.push('run_id = @run');
+      conds.push('a.run_id = @run');
       params.run = q.run;
     }
-    if (q.result === 'ok') conds.push("result = 'ok'");
-    else if (q.result === 'error') conds.push("result <> 'ok'");
+    if (q.result === 'ok') conds.push("a.result = 'ok'");
+    else if (q.result === 'error') conds.push("a.result <> 'ok'");
     if (q.before !== undefined) {
-      conds.push('id < @before');
+      conds.push('a.id < @before');
       params.before = q.before;
     }
     const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
-    const rows = this.#c.query(`SELECT * FROM activity ${where} ORDER BY id DESC LIMIT @limit`).all(params) as ActivityRow[];
+    // The before-frame's size goes with each entry, so a point can be marked on its thumbnail.
+    const rows = this.#c
+      .query(`SELECT a.*, f.image_w AS frame_w, f.image_h AS frame_h FROM activity a LEFT JOIN frames f ON f.ref = a.frame_ref ${where} ORDER BY a.id DESC LIMIT @limit`)
+      .all(params) as ActivityRow[];
     return rows.map(toActivity);
   }
 }

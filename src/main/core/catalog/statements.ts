@@ -68,7 +68,7 @@ export function prepareStatements(db: Database.Database) {
     insertActivity: db.prepare<[Params]>(`
       INSERT INTO activity (at, tool, source, target, result, message, image_x, image_y, source_x, source_y, frame_ref, after_ref, duration_ms, params, client, run_id, run_dir, target_label)
       VALUES (@at, @tool, @source, @target, @result, @message, @image_x, @image_y, @source_x, @source_y, @frame_ref, @after_ref, @duration_ms, @params, @client, @run_id, @run_dir, @target_label)`),
-    frameLabel: db.prepare<[string], { label: string | null }>('SELECT label FROM frames WHERE ref = ?'),
+    frameLabel: db.prepare<[string], { label: string | null; image_w: number; image_h: number }>('SELECT label, image_w, image_h FROM frames WHERE ref = ?'),
     // The newest labelled frame of a target (frames_target_time walks it newest first).
     targetLabel: db.prepare<[string], { label: string }>('SELECT label FROM frames WHERE target = ? AND label IS NOT NULL ORDER BY captured_at DESC LIMIT 1'),
     // Every target's newest name: its frames' labels, and what the activity log kept for it.
