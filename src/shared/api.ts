@@ -141,6 +141,18 @@ export interface RunView {
   problem?: string;
 }
 
+/** An agent run's folder in the list of runs: enough to place and title it in the log. */
+export interface RunSummary {
+  id: string;
+  /** run.json's startedAt, else when the folder was made (ISO-8601). */
+  startedAt: string;
+  goal?: string;
+  status?: string;
+  stop?: RunView['stop'];
+  /** Actions of the run in the activity log (0: it stopped before acting). */
+  actions: number;
+}
+
 export interface CropRequest {
   x: number;
   y: number;
@@ -300,6 +312,8 @@ export interface ApiContract {
   /** The newest name each target went by (id → title, else app), kept for targets that are gone. */
   targetNames: Route<'GET', '/target-names', NoInput, NoInput, undefined, { names: Record<string, string> }>;
   run: Route<'GET', '/runs/:id', { id: string }, NoInput, undefined, RunView>;
+  /** The newest agent runs' folders (200 at most), those that never acted included. */
+  runs: Route<'GET', '/runs', NoInput, NoInput, undefined, { runs: RunSummary[] }>;
   settings: Route<'GET', '/settings', NoInput, NoInput, undefined, SettingsView>;
   saveSettings: Route<'PUT', '/settings', NoInput, NoInput, SettingsPatch, { settings: SettingsValues }>;
   pause: Route<'POST', '/input/pause', NoInput, NoInput, { paused: boolean }, StatusInfo>;
@@ -324,6 +338,7 @@ export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method
   activity: { method: 'GET', path: '/activity' },
   targetNames: { method: 'GET', path: '/target-names' },
   run: { method: 'GET', path: '/runs/:id' },
+  runs: { method: 'GET', path: '/runs' },
   settings: { method: 'GET', path: '/settings' },
   saveSettings: { method: 'PUT', path: '/settings' },
   pause: { method: 'POST', path: '/input/pause' },

@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScreenshotSearch } from '../../src/shared/api.ts';
 import { Catalog } from '../../src/main/core/catalog/catalog.ts';
 import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
+import { RunArtifacts } from '../../src/cli/agent/artifacts.ts';
 import { serve, type Served } from '../support/cli.ts';
-import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, screenshot, seedFrames, writeSettings, type SeedFrame } from './support.ts';
+import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, renderLook, screenshot, seedFrames, writeSettings, type SeedFrame } from './support.ts';
 
 const TAB = 'browser:B40C028B5E7A41D2';
 const PHONE = 'android:127.0.0.1:40513';
@@ -32,6 +33,7 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
   let tab: FrameRecord[];
   let phone: FrameRecord[];
   let notes: FrameRecord[];
+  let quiet: RunArtifacts;
   const now = Date.now();
   const get = async <T>(path: string): Promise<T> => {
     const r = await fetch(`${s.base}${path}`, { headers: { Authorization: `Bearer ${s.token}` } });
@@ -66,6 +68,11 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
     } finally {
       catalog.close();
     }
+    // A run that stopped at its first step, before any action: only its folder tells of it.
+    quiet = RunArtifacts.create({ dataDir, goal: 'Book a table for two', at: new Date(now - 26.5 * 60_000), secrets: [] });
+    quiet.write('step-01/screenshot.jpg', await renderLook('phone', 180, 400, 7, '', 'jpeg'));
+    quiet.write('run.json', { runId: quiet.id, goal: 'Book a table for two', status: 'stopped', startedAt: new Date(now - 26.5 * 60_000).toISOString(), stop: { reason: 'error', exitCode: 1, message: 'The model did not answer.' }, steps: [{ step: 1, screenshot: 'step-01/screenshot.jpg' }] });
+    expect(await quiet.flush()).toBeUndefined();
     s = await serve(dataDir);
     browser = await launchBrowser();
     page = await openDashboard(browser, s.dashboardUrl, { width: 1440, height: 900 });
@@ -109,6 +116,7 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
       await page.setViewportSize({ width, height });
       await page.goto(`${s.base}/#/activity`);
       await expect.poll(() => page.getByTestId('activity-row').count()).toBe(4);
+      await page.getByTestId('run-group').waitFor();
       // Every column, Result and Before · After included, inside the card and the window: no sideways scrolling.
       const fit = (await page.evaluate(`(() => {
         const wrap = document.querySelector('[data-testid="activity-table"]').parentElement;
@@ -141,6 +149,19 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
     expect(Math.abs(vm.x + vm.width / 2 - (v.x + (120 / 320) * v.width))).toBeLessThan(2);
     expect(Math.abs(vm.y + vm.height / 2 - (v.y + (80 / 200) * v.height))).toBeLessThan(2);
     await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('shows a run that stopped before acting in the activity log, where it started', async () => {
+    await page.goto(`${s.base}/#/activity`);
+    const group = page.locator(`[data-testid="run-group"][data-run="${quiet.id}"]`);
+    await expect.poll(() => group.getByTestId('run-goal').innerText()).toBe('“Book a table for two”');
+    expect(await group.getByTestId('run-count').innerText()).toBe('Stopped before any action');
+    await expect.poll(() => group.getByTestId('run-status').innerText()).toBe('Stopped: error');
+    // Between the actions before and after its start (newest first: 26 min ago sits under 26, above 27).
+    const order = await page.locator('[data-testid="activity-row"], [data-testid="run-group"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-run') ?? e.getAttribute('data-tool')));
+    expect(order).toEqual(['click', quiet.id, 'scroll_into_view', 'type_text', 'click']);
+    const { runs } = await get<{ runs: { id: string; actions: number; goal?: string }[] }>('/api/runs');
+    expect(runs).toEqual([expect.objectContaining({ id: quiet.id, actions: 0, goal: 'Book a table for two' })]);
   });
 
   it('pages a search past 50 matches to the oldest one, and narrows it by app and day', async () => {

@@ -38,7 +38,21 @@ export type ActivityItem =
  * the run's newest action is; actions of no run keep their place. A run's heading counts its
  * actions (those loaded) and their failures, and spans their times.
  */
-export function groupByRun(entries: readonly ActivityEntry[]): ActivityItem[] {
+export function groupByRun(entries: readonly ActivityEntry[], quiet: readonly { id: string; startedAt: string }[] = []): ActivityItem[] {
+  const out = groupEntries(entries);
+  // Runs that never acted: a heading of their own, where their start falls among the actions.
+  const timeOf = (item: ActivityItem): number => Date.parse(item.kind === 'run' ? item.last : item.entry.at);
+  for (const r of quiet) {
+    if (out.some((x) => x.kind === 'run' && x.run.id === r.id)) continue;
+    const t = Date.parse(r.startedAt);
+    let at = out.findIndex((x) => !(x.kind === 'entry' && x.run) && timeOf(x) < t);
+    if (at < 0) at = out.length;
+    out.splice(at, 0, { kind: 'run', key: `r${r.id}`, run: { id: r.id }, count: 0, failed: 0, first: r.startedAt, last: r.startedAt });
+  }
+  return out;
+}
+
+function groupEntries(entries: readonly ActivityEntry[]): ActivityItem[] {
   const byRun = new Map<string, ActivityEntry[]>();
   for (const e of entries) {
     if (!e.run) continue;

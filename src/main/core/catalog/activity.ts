@@ -82,33 +82,45 @@ export class ActivityLog {
     return this.#c.stmt.linkAfter.run(ref, target, sinceIso).changes;
   }
 
+  /** Entries matching `q` (its limit and paging ignored). */
+  count(q: ActivityQuery = {}): number {
+    const { where, params } = activityWhere({ ...q, before: undefined });
+    return (this.#c.query(`SELECT count(*) AS n FROM activity a ${where}`).get(params) as { n: number }).n;
+  }
+
   /** Newest first; `before` is an entry id (paging). Default limit 100, at most 1000. */
   list(q: ActivityQuery = {}): ActivityEntry[] {
-    const conds: string[] = [];
-    const params: Params = { limit: Math.min(Math.max(1, Math.floor(q.limit ?? 100)), 1000) };
-    if (q.tool !== undefined) {
-      conds.push('a.tool = @tool');
-      params.tool = q.tool;
-    }
-    if (q.target !== undefined) {
-      conds.push('a.target = @target');
-      params.target = q.target;
-    }
-    if (q.run !== undefined) {
-      conds.push('a.run_id = @run');
-      params.run = q.run;
-    }
-    if (q.result === 'ok') conds.push("a.result = 'ok'");
-    else if (q.result === 'error') conds.push("a.result <> 'ok'");
-    if (q.before !== undefined) {
-      conds.push('a.id < @before');
-      params.before = q.before;
-    }
-    const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
+    const { where, params } = activityWhere(q);
+    params.limit = Math.min(Math.max(1, Math.floor(q.limit ?? 100)), 1000);
     // The before-frame's size goes with each entry, so a point can be marked on its thumbnail.
     const rows = this.#c
       .query(`SELECT a.*, f.image_w AS frame_w, f.image_h AS frame_h FROM activity a LEFT JOIN frames f ON f.ref = a.frame_ref ${where} ORDER BY a.id DESC LIMIT @limit`)
       .all(params) as ActivityRow[];
     return rows.map(toActivity);
   }
+}
+
+/** The WHERE clause of a log query over `activity a`. */
+function activityWhere(q: ActivityQuery): { where: string; params: Params } {
+  const conds: string[] = [];
+  const params: Params = {};
+  if (q.tool !== undefined) {
+    conds.push('a.tool = @tool');
+    params.tool = q.tool;
+  }
+  if (q.target !== undefined) {
+    conds.push('a.target = @target');
+    params.target = q.target;
+  }
+  if (q.run !== undefined) {
+    conds.push('a.run_id = @run');
+    params.run = q.run;
+  }
+  if (q.result === 'ok') conds.push("a.result = 'ok'");
+  else if (q.result === 'error') conds.push("a.result <> 'ok'");
+  if (q.before !== undefined) {
+    conds.push('a.id < @before');
+    params.before = q.before;
+  }
+  return { where: conds.length ? `WHERE ${conds.join(' AND ')}` : '', params };
 }

@@ -19,6 +19,7 @@ import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, 
 import { parseTimeInput } from '../util/time.ts';
 
 const MAX_BODY = 1024 * 1024;
+const MAX_RUNS_LISTED = 200;
 
 /** What the dashboard API may use. */
 export interface ApiServices extends StatusPort {
@@ -81,6 +82,11 @@ function handlers(s: ApiServices): Handlers {
     activity: async ({ query }) => ({ entries: s.activity.list(query) }),
     targetNames: async () => ({ names: s.activity.targetNames() }),
     run: ({ params }) => s.runs.get(params.id),
+    runs: async () => {
+      const runs = await s.runs.list(MAX_RUNS_LISTED);
+      // A run's actions are in the log; its folder does not know them.
+      return { runs: runs.map((r) => ({ ...r, actions: s.activity.count({ run: r.id }) })) };
+    },
     settings: async () => ({ settings: s.settings.values(), file: s.settings.file() }),
     saveSettings: async ({ body }) => ({ settings: s.settings.update(body) }),
     pause: async ({ body }) => {
