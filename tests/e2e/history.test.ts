@@ -14,7 +14,7 @@ import type { ScreenshotSearch } from '../../src/shared/api.ts';
 import { Catalog } from '../../src/main/core/catalog/catalog.ts';
 import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
 import { RunArtifacts } from '../../src/cli/agent/artifacts.ts';
-import { serve, type Served } from '../support/cli.ts';
+import { httpClient, serve, type Served } from '../support/cli.ts';
 import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, renderLook, screenshot, seedFrames, writeSettings, type SeedFrame } from './support.ts';
 
 const TAB = 'browser:B40C028B5E7A41D2';
@@ -162,6 +162,38 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
     expect(order).toEqual(['click', quiet.id, 'scroll_into_view', 'type_text', 'click']);
     const { runs } = await get<{ runs: { id: string; actions: number; goal?: string }[] }>('/api/runs');
     expect(runs).toEqual([expect.objectContaining({ id: quiet.id, actions: 0, goal: 'Book a table for two' })]);
+  });
+
+  it('pins the selected region for the agent, with its title, region and note in the agent\'s list', async () => {
+    const frame = notes[0]!;
+    await page.goto(`${s.base}/#/timeline/${frame.ref}`);
+    const img = page.getByTestId('viewer-image');
+    await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(320);
+    const box = (await page.getByTestId('cropper').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.5);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.9, { steps: 5 });
+    await page.mouse.up();
+    await page.getByTestId('crop-selection').waitFor();
+    await page.getByTestId('pin-note').fill('The total in this table is wrong');
+    expect(await page.getByTestId('pin-button').innerText()).toContain('Pin region for agent');
+    const [response] = await Promise.all([page.waitForResponse((r) => /\/api\/frames\/[^/]+\/pin$/.test(r.url())), page.getByTestId('pin-button').click()]);
+    const { frame: pinned } = (await response.json()) as { frame: { ref: string; parentRef?: string; image: { width: number } } };
+    // The region, not the whole frame.
+    expect(pinned.parentRef).toBe(frame.ref);
+    expect(pinned.image.width).toBeLessThan(320);
+
+    const agent = await httpClient(s.mcpUrl, s.token, 'e2e-agent');
+    try {
+      const r = (await agent.callTool({ name: 'list_screenshots', arguments: { pinned: true } })) as unknown as { content: { text: string }[]; structuredContent: { screenshots: { ref: string; title?: string; region?: object; note?: string }[] } };
+      expect(r.structuredContent.screenshots.map((x) => x.ref)).toEqual([pinned.ref]);
+      expect(r.structuredContent.screenshots[0]).toMatchObject({ title: 'Week plan — Notes', note: 'The total in this table is wrong', region: { of: frame.ref, x: 80, y: 100, width: 160, height: 80 } });
+      expect(r.content[0]!.text).toContain(`"Week plan — Notes"  region 80,100 160×80 of ${frame.ref}  (pinned)  note: "The total in this table is wrong"`);
+      const resources = await agent.listResources();
+      expect(resources.resources.find((x) => x.uri.endsWith(pinned.ref))).toMatchObject({ name: expect.stringContaining('Week plan — Notes'), description: expect.stringContaining('Note: The total in this table is wrong; region 80,100 160×80') });
+    } finally {
+      await agent.close();
+    }
   });
 
   it('pages a search past 50 matches to the oldest one, and narrows it by app and day', async () => {
