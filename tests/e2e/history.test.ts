@@ -196,6 +196,47 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
     }
   });
 
+  it('keeps the pause switch whole beside two long progress bars at 1440 and 1024 px, and never says "Input live" while cut off', async () => {
+    const progress = (id: string, label: string): string => `data: ${JSON.stringify({ type: 'progress', progress: { id, label, done: 1234, total: 98765, finished: false } })}\n\n`;
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      const p = await openDashboard(browser, s.dashboardUrl, { width, height });
+      try {
+        // The server's stream, replaced by one announcing two long indexing jobs.
+        await p.route('**/api/events', (route) =>
+          route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: `: connected\n\n${progress('text-index', 'Text index: 1,234 of 98,765 screenshots (archive newest first)')}${progress('manictime', 'ManicTime archive: indexing 2024-04-01 … 2026-11-27')}` }),
+        );
+        await p.reload();
+        await expect.poll(() => p.getByTestId('progress').count()).toBe(2);
+        const whole = (await p.evaluate(`(() => {
+          const sw = document.querySelector('[data-testid="pause-switch"]');
+          const r = sw.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          const label = sw.querySelector('.label').getBoundingClientRect();
+          return { left: r.left, right: r.right, window: innerWidth, onTop: sw.contains(hit), labelFits: label.right <= r.right + 0.5 && label.width > 40 };
+        })()`)) as { left: number; right: number; window: number; onTop: boolean; labelFits: boolean };
+        expect(whole, `${width} px`).toMatchObject({ onTop: true, labelFits: true });
+        expect(whole.right).toBeLessThanOrEqual(whole.window);
+        await screenshot(p, `header-progress-${width}`);
+      } finally {
+        await p.context().close();
+      }
+    }
+    // No event stream at all: the switch does not claim input is live.
+    const cut = await openDashboard(browser, s.dashboardUrl);
+    try {
+      await cut.route('**/api/events', (route) => route.abort());
+      await cut.reload();
+      await cut.getByTestId('pause-switch').waitFor();
+      await expect.poll(() => cut.getByTestId('pause-switch').innerText()).toMatch(/Not connected/);
+      expect(await cut.getByTestId('pause-switch').innerText()).not.toMatch(/Input live/);
+    } finally {
+      await cut.context().close();
+    }
+  });
+
   it('pages a search past 50 matches to the oldest one, and narrows it by app and day', async () => {
     const first = await get<ScreenshotSearch>('/api/search?q=forecast&limit=50');
     expect([first.results.length, first.total, first.more]).toEqual([50, MATCHES, true]);
