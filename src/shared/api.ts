@@ -22,6 +22,16 @@ export interface ApiError {
   key?: string;
 }
 
+/** What a target showed when a frame or an action was made, as its source named it then. */
+export interface TargetLabel {
+  /** Window or page title. */
+  title?: string;
+  /** Application (desktop app, Android package). */
+  app?: string;
+  /** Document: a file, a URL. */
+  document?: string;
+}
+
 /** A frame as the timeline lists it. */
 export interface FrameSummary extends FrameDescriptor {
   format: ImageFormat;
@@ -29,6 +39,8 @@ export interface FrameSummary extends FrameDescriptor {
   pinned: boolean;
   annotation?: string;
   hasFull: boolean;
+  /** The target's title, app and document when the frame was captured (live frames). */
+  label?: TargetLabel;
   /**
    * For an archive frame (ManicTime) or a crop of one: what the user was doing when it was
    * taken, as `list_screenshots` reports it. The dashboard titles the frame with it; `target`
@@ -67,6 +79,8 @@ export interface ActivityEntry {
   imagePoint?: Point;
   sourcePoint?: Point;
   frameRef?: string;
+  /** The image size of `frameRef` (imagePoint is in its pixels), while that frame is kept. */
+  frameImage?: { width: number; height: number };
   /** Frame captured after the action, when one was taken. */
   afterRef?: string;
   durationMs: number;
@@ -74,6 +88,8 @@ export interface ActivityEntry {
   params?: Record<string, unknown>;
   /** Who asked: an MCP client name, or "dashboard". */
   client?: string;
+  /** The target's title and app when the action was made (the frame it aimed at, else the target's newest). */
+  targetLabel?: TargetLabel;
   /** The agent run (`sightline agent`) this action belongs to, and where its artifacts are. */
   run?: { id: string; artifacts?: string };
 }
@@ -123,6 +139,18 @@ export interface RunView {
   files: { path: string; bytes: number }[];
   /** Why run.json could not be read, when it could not (the files are still listed). */
   problem?: string;
+}
+
+/** An agent run's folder in the list of runs: enough to place and title it in the log. */
+export interface RunSummary {
+  id: string;
+  /** run.json's startedAt, else when the folder was made (ISO-8601). */
+  startedAt: string;
+  goal?: string;
+  status?: string;
+  stop?: RunView['stop'];
+  /** Actions of the run in the activity log (0: it stopped before acting). */
+  actions: number;
 }
 
 export interface CropRequest {
@@ -179,8 +207,12 @@ export type SearchEmptyReason = (typeof SEARCH_EMPTY_REASONS)[number];
 
 export interface ScreenshotSearch {
   results: ScreenshotHit[];
-  /** Matching frames in all (at least this many when `more`). */
+  /** Matching frames in all (at least this many when `more` and the page reaches the end of the count). */
   total: number;
+  /**
+   * More matches than this answer holds. search_screenshots: more than `total` (counting stopped
+   * there); `GET /api/search` also says so when matches lie beyond this page (ask again with a larger offset).
+   */
   more: boolean;
   /** Why nothing was found. */
   reason?: SearchEmptyReason;
@@ -197,6 +229,8 @@ export interface SearchQuery {
   from?: string;
   to?: string;
   limit?: number;
+  /** Matches to skip, newest first (the next page starts at offset + limit). */
+  offset?: number;
 }
 
 /** The background text indexer: how far it got, and whether it runs. */
@@ -275,7 +309,11 @@ export interface ApiContract {
   targets: Route<'GET', '/targets', NoInput, { source?: SourceName }, undefined, TargetsResult>;
   capture: Route<'POST', '/capture', NoInput, NoInput, { target: string }, { frame: FrameSummary }>;
   activity: Route<'GET', '/activity', NoInput, ActivityQuery, undefined, { entries: ActivityEntry[] }>;
+  /** The newest name each target went by (id → title, else app), kept for targets that are gone. */
+  targetNames: Route<'GET', '/target-names', NoInput, NoInput, undefined, { names: Record<string, string> }>;
   run: Route<'GET', '/runs/:id', { id: string }, NoInput, undefined, RunView>;
+  /** The newest agent runs' folders (200 at most), those that never acted included. */
+  runs: Route<'GET', '/runs', NoInput, NoInput, undefined, { runs: RunSummary[] }>;
   settings: Route<'GET', '/settings', NoInput, NoInput, undefined, SettingsView>;
   saveSettings: Route<'PUT', '/settings', NoInput, NoInput, SettingsPatch, { settings: SettingsValues }>;
   pause: Route<'POST', '/input/pause', NoInput, NoInput, { paused: boolean }, StatusInfo>;
@@ -298,7 +336,9 @@ export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method
   targets: { method: 'GET', path: '/targets' },
   capture: { method: 'POST', path: '/capture' },
   activity: { method: 'GET', path: '/activity' },
+  targetNames: { method: 'GET', path: '/target-names' },
   run: { method: 'GET', path: '/runs/:id' },
+  runs: { method: 'GET', path: '/runs' },
   settings: { method: 'GET', path: '/settings' },
   saveSettings: { method: 'PUT', path: '/settings' },
   pause: { method: 'POST', path: '/input/pause' },

@@ -41,6 +41,8 @@ export const searchQuery = z.strictObject({
   from: isoTime.optional(),
   to: isoTime.optional(),
   limit: int(1, 100).default(50),
+  /** Matches to skip, newest first (paging). */
+  offset: int(0, 10_000).default(0),
 });
 
 export const targetsQuery = z.strictObject({ source: sourceName.optional() });

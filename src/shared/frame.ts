@@ -124,6 +124,12 @@ export interface ScreenshotEntry {
   hasThumbnail: boolean;
   pinned?: boolean;
   activity?: ScreenActivity;
+  /** Window or page title (else the app) the frame showed when captured. */
+  title?: string;
+  /** A crop: the region of `of` it shows, in the screen's units (as frames' origin and sourceSize). */
+  region?: { of: string; x: number; y: number; width: number; height: number };
+  /** The user's note for the agent (pinned frames). */
+  note?: string;
 }
 
 export const EMPTY_REASONS = ['RETENTION_OR_PURGED', 'CAPTURE_DISABLED', 'SOURCE_UNAVAILABLE', 'NO_MATCH', 'UNKNOWN'] as const;

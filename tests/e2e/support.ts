@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { Catalog } from '../../src/main/core/catalog/catalog.ts';
-import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
+import type { FrameLabel, FrameRecord } from '../../src/main/core/catalog/types.ts';
 import type { SourceName } from '../../src/shared/frame.ts';
 
 export const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
@@ -92,6 +92,8 @@ export interface SeedFrame {
   /** PNG keeps pixels exact (the crop test); JPEG is what captures usually are. */
   format?: 'png' | 'jpeg';
   ref?: string;
+  /** What the source named the target when capturing (stored with the frame). */
+  label?: FrameLabel;
 }
 
 /** Store frames directly in the catalog of `dataDir` (before `serve` opens it). */
@@ -114,6 +116,7 @@ export async function seedFrames(dataDir: string, frames: readonly SeedFrame[]):
         format,
         data,
         ...(f.ref ? { ref: f.ref } : {}),
+        ...(f.label ? { label: f.label } : {}),
       });
       out.push(f.pinned ? catalog.frames.setPinned(rec.ref, true) : rec);
     }

@@ -3,7 +3,7 @@
  * A tool or a route is handed these, never the composition root: it can reach only what its
  * port says (see docs/architecture.md). The services implement them (frames/, actions/, …).
  */
-import type { ActivityEntry, ActivityQuery, FrameSummary, RunView, ScreenshotSearch, StatusInfo, TargetsResult, TextIndexStatus } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, FrameSummary, RunSummary, RunView, ScreenshotSearch, StatusInfo, TargetsResult, TextIndexStatus } from '../../shared/api.ts';
 import type { ImageFormat, Point, Rect, ScreenshotList, SourceName, UiNode } from '../../shared/frame.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
@@ -272,6 +272,8 @@ export interface SearchParams {
   /** Only frames of this app (words of its name, case- and accent-insensitive). */
   app?: string;
   max: number;
+  /** Matches to skip, newest first (paging). */
+  offset?: number;
   signal: AbortSignal;
 }
 
@@ -297,6 +299,10 @@ export interface StatusPort {
 
 export interface ActivityPort {
   list(q: ActivityQuery): ActivityEntry[];
+  /** Entries matching `q` (its limit and paging ignored). */
+  count(q: ActivityQuery): number;
+  /** id → the newest title (else app) a target went by, from its frames and the log. */
+  targetNames(): Record<string, string>;
 }
 
 // ── agent runs ─────────────────────────────────────────────────────────────────────────────
@@ -313,6 +319,8 @@ export interface RunFile {
 /** The artifacts `sightline agent` leaves under `<data dir>/runs/<id>/`, read-only (runs/runs.ts). */
 export interface RunsPort {
   get(id: string): Promise<RunView>;
+  /** The newest runs' folders (at most `limit`), newest first, as their run.json sums them up. */
+  list(limit: number): Promise<Omit<RunSummary, 'actions'>[]>;
   /** `path` is relative to the run's folder, '/'-separated. */
   file(id: string, path: string): Promise<RunFile>;
 }

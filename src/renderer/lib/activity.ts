@@ -38,7 +38,21 @@ export type ActivityItem =
  * the run's newest action is; actions of no run keep their place. A run's heading counts its
  * actions (those loaded) and their failures, and spans their times.
  */
-export function groupByRun(entries: readonly ActivityEntry[]): ActivityItem[] {
+export function groupByRun(entries: readonly ActivityEntry[], quiet: readonly { id: string; startedAt: string }[] = []): ActivityItem[] {
+  const out = groupEntries(entries);
+  // Runs that never acted: a heading of their own, where their start falls among the actions.
+  const timeOf = (item: ActivityItem): number => Date.parse(item.kind === 'run' ? item.last : item.entry.at);
+  for (const r of quiet) {
+    if (out.some((x) => x.kind === 'run' && x.run.id === r.id)) continue;
+    const t = Date.parse(r.startedAt);
+    let at = out.findIndex((x) => !(x.kind === 'entry' && x.run) && timeOf(x) < t);
+    if (at < 0) at = out.length;
+    out.splice(at, 0, { kind: 'run', key: `r${r.id}`, run: { id: r.id }, count: 0, failed: 0, first: r.startedAt, last: r.startedAt });
+  }
+  return out;
+}
+
+function groupEntries(entries: readonly ActivityEntry[]): ActivityItem[] {
   const byRun = new Map<string, ActivityEntry[]>();
   for (const e of entries) {
     if (!e.run) continue;
@@ -97,8 +111,11 @@ export function targetOf(e: ActivityEntry): string | undefined {
   return e.target ?? (typeof e.params?.target === 'string' ? e.params.target : undefined);
 }
 
-/** A target id by its title when one is known, else by its id within its source. */
-export function targetLabel(id: string | undefined, targetTitles: Readonly<Record<string, string>>): string {
+/**
+ * A target by name: the title it had when the action was made (when the entry kept one), else its
+ * title now or its last known one, else its app, else its id within its source.
+ */
+export function targetLabel(id: string | undefined, targetTitles: Readonly<Record<string, string>>, kept?: { title?: string; app?: string }): string {
   if (!id) return '—';
-  return targetTitles[id] ?? localTargetId(id);
+  return kept?.title ?? targetTitles[id] ?? kept?.app ?? localTargetId(id);
 }

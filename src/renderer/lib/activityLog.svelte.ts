@@ -10,17 +10,20 @@
  * appends the next page. Nothing re-runs because an effect read a counter.
  */
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { ActivityEntry, ActivityQuery, RunView } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/api.ts';
 import { groupByRun, KNOWN_TOOLS, matchesActivity } from './activity.ts';
 
 export type ActivityFetcher = (query: ActivityQuery, signal: AbortSignal) => Promise<{ entries: ActivityEntry[] }>;
 export type RunFetcher = (id: string) => Promise<RunView>;
+export type RunsFetcher = () => Promise<{ runs: RunSummary[] }>;
 export type ResultFilter = '' | 'ok' | 'error';
 
 export interface ActivityLogOptions {
   pageSize?: number;
   /** What the screen shows for a failed request (the dashboard passes `errorMessage` of api.ts). */
   describeError?: (e: unknown) => string;
+  /** The list of run folders, so runs that never acted show too. */
+  fetchRuns?: RunsFetcher;
 }
 
 function uniqueSorted(list: string[]): string[] {
@@ -32,6 +35,9 @@ export class ActivityLog {
   readonly #fetchPage: ActivityFetcher;
   readonly #fetchRun: RunFetcher;
   readonly #describeError: (e: unknown) => string;
+  readonly #fetchRuns: RunsFetcher | undefined;
+  /** Runs whose folders exist but that have no action in the log. */
+  quietRuns = $state.raw<RunSummary[]>([]);
 
   #tool = $state('');
   #target = $state('');
@@ -71,7 +77,7 @@ export class ActivityLog {
   /** Some filter is set (the empty table says so). */
   readonly filtered = $derived(!!(this.#tool || this.#target || this.#result || this.#run));
   /** Rows of the table: each agent run's heading with its actions under it, and the other actions. */
-  readonly items = $derived(groupByRun(this.entries));
+  readonly items = $derived(groupByRun(this.entries, this.#shownQuietRuns()));
   /** Tools for the filter: the known ones, those seen, and the one chosen; sorted. */
   readonly toolOptions = $derived(uniqueSorted([...KNOWN_TOOLS, ...this.#seenTools, ...(this.#tool ? [this.#tool] : [])]));
   /** Targets for the filter: those seen, and the one chosen; sorted. */
@@ -82,6 +88,18 @@ export class ActivityLog {
     this.#fetchRun = fetchRun;
     this.pageSize = options.pageSize ?? 100;
     this.#describeError = options.describeError ?? ((e) => (e instanceof Error ? e.message : String(e)));
+    this.#fetchRuns = options.fetchRuns;
+  }
+
+  /**
+   * Quiet runs the table shows: none under a tool, target or result filter (they have no
+   * action to match), only the one shown alone, and none older than the loaded page while
+   * older pages remain (they would jump when those load).
+   */
+  #shownQuietRuns(): RunSummary[] {
+    if (this.#tool || this.#target || this.#result) return [];
+    const oldest = this.exhausted ? undefined : this.entries.at(-1);
+    return this.quietRuns.filter((r) => (!this.#run || r.id === this.#run) && (!oldest || Date.parse(r.startedAt) >= Date.parse(oldest.at)));
   }
 
   get tool(): string {
@@ -135,6 +153,7 @@ export class ActivityLog {
   reload(): void {
     if (this.#disposed) return;
     this.exhausted = false;
+    this.#loadQuietRuns();
     void this.#load({ ...this.query, limit: this.pageSize }, (entries) => {
       this.entries = entries;
       this.error = null;
@@ -193,6 +212,19 @@ export class ActivityLog {
       if (!this.#seenTools.has(e.tool)) this.#seenTools.add(e.tool);
       if (e.target && !this.#seenTargets.has(e.target)) this.#seenTargets.add(e.target);
     }
+  }
+
+  #loadQuietRuns(): void {
+    if (!this.#fetchRuns) return;
+    this.#fetchRuns()
+      .then(({ runs }) => {
+        if (this.#disposed) return;
+        this.quietRuns = runs.filter((r) => r.actions === 0);
+        for (const r of this.quietRuns) if (!this.runInfo.has(r.id)) this.#loadRun(r.id);
+      })
+      .catch(() => {
+        // The actions still show; a run list that cannot be read hides only the quiet runs.
+      });
   }
 
   /** Ask for the folder of each run of these entries not asked for yet. */

@@ -96,9 +96,15 @@ export function localTargetId(target: string): string {
   return i < 0 ? target : target.slice(i + 1);
 }
 
-/** What a frame shows, for its title: the activity at that moment ("App — document"), else its target's title, else its local id. */
-export function frameTitle(frame: { target: string; activity?: { app: string; document?: string } | undefined }, targetTitles: Readonly<Record<string, string>>): string {
+/**
+ * What a frame shows, for its title: the activity at that moment ("App — document"), else the
+ * title its source gave when capturing, else its target's title, else the app, else its local id.
+ */
+export function frameTitle(
+  frame: { target: string; activity?: { app: string; document?: string } | undefined; label?: { title?: string; app?: string } | undefined },
+  targetTitles: Readonly<Record<string, string>>,
+): string {
   const a = frame.activity;
   if (a) return a.document ? (a.app === 'unknown' ? a.document : `${a.app} — ${a.document}`) : a.app;
-  return targetTitles[frame.target] ?? localTargetId(frame.target);
+  return frame.label?.title ?? targetTitles[frame.target] ?? frame.label?.app ?? localTargetId(frame.target);
 }

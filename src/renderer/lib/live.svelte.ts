@@ -26,7 +26,7 @@ export const live = $state<{
   /** Why the status could not be loaded. */
   error: string | null;
   progress: ProgressInfo[];
-  /** id → title, for showing targets by name. */
+  /** id → title, for showing targets by name (live targets' titles now, gone ones' last known). */
   targetTitles: Record<string, string>;
   /** OS permission checks from the desktop app (empty in a browser). */
   permissions: HealthCheck[];
@@ -76,6 +76,23 @@ export async function refreshStatus(): Promise<void> {
   }
 }
 
+/** Names of every target the catalog has seen, gone ones included; live titles stay on top. */
+export async function refreshTargetNames(): Promise<void> {
+  try {
+    const { names } = await api.targetNames();
+    live.targetTitles = { ...names, ...live.targetTitles };
+  } catch {
+    // Names are a nicety: ids still show.
+  }
+}
+
+/** A name seen in an event (a new frame's or action's label) for a target not yet named. */
+function learnName(target: string | undefined, label: { title?: string; app?: string } | undefined): void {
+  const name = label?.title ?? label?.app;
+  if (!target || !name || live.targetTitles[target]) return;
+  live.targetTitles = { ...live.targetTitles, [target]: name };
+}
+
 export function rememberTargets(targets: readonly TargetInfo[]): void {
   const next = { ...live.targetTitles };
   for (const t of targets) next[t.id] = t.title;
@@ -112,11 +129,13 @@ export function startLive(): void {
   if (stop) return;
   void refreshStatus();
   void refreshPermissions();
+  void refreshTargetNames();
   stop = subscribe({
     onOpen: () => {
       live.connected = true;
       if (everOpened) {
         void refreshStatus();
+        void refreshTargetNames();
         for (const fn of reconnectListeners) fn();
       }
       everOpened = true;
@@ -129,6 +148,8 @@ export function startLive(): void {
     onEvent: (e) => {
       if (e.type === 'status') live.status = e.status;
       else if (e.type === 'progress') applyProgress(e.progress);
+      else if (e.type === 'frame') learnName(e.frame.target, e.frame.label);
+      else if (e.type === 'activity') learnName(e.entry.target, e.entry.targetLabel);
       for (const fn of listeners) fn(e);
     },
   });

@@ -10,17 +10,24 @@ export interface Route {
   screen: Screen;
   /** The frame open in the viewer (timeline only). */
   ref?: string;
+  /** A point to mark on that frame, in its image pixels (where an agent clicked). */
+  point?: { x: number; y: number };
 }
 
 export function parseHash(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/');
+  const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/');
   const screen = (SCREENS as readonly string[]).includes(parts[0] ?? '') ? (parts[0] as Screen) : 'timeline';
   const ref = screen === 'timeline' && parts[1] ? decodeURIComponent(parts.slice(1).join('/')) : undefined;
-  return ref ? { screen, ref } : { screen };
+  if (!ref) return { screen };
+  const at = /(?:^|&)at=(-?[\d.]+),(-?[\d.]+)(?:&|$)/.exec(search);
+  return at ? { screen, ref, point: { x: Number(at[1]), y: Number(at[2]) } } : { screen, ref };
 }
 
 export function hrefFor(route: Route): string {
-  return route.ref ? `#/${route.screen}/${encodeURIComponent(route.ref)}` : `#/${route.screen}`;
+  if (!route.ref) return `#/${route.screen}`;
+  const at = route.point ? `?at=${route.point.x},${route.point.y}` : '';
+  return `#/${route.screen}/${encodeURIComponent(route.ref)}${at}`;
 }
 
 export const router = $state<{ route: Route }>({ route: parseHash(location.hash) });

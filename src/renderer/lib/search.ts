@@ -56,8 +56,9 @@ export function indexLine(s: TextIndexStatus | null | undefined): string {
   }
 }
 
-/** What to say above the results (or instead of them). */
-export function resultsLine(r: ScreenshotSearch): string {
-  if (r.results.length === 0) return r.remediation ?? 'Nothing matched.';
-  return `${formatCount(r.total)}${r.more ? '+' : ''} ${r.total === 1 && !r.more ? 'screenshot' : 'screenshots'} match, newest first`;
+/** What to say above the results (or instead of them); `shown` is how many hits are listed. */
+export function resultsLine(r: ScreenshotSearch, shown = r.results.length): string {
+  if (shown === 0) return r.remediation ?? 'Nothing matched.';
+  const all = `${formatCount(r.total)} ${r.total === 1 ? 'screenshot matches' : 'screenshots match'}`;
+  return shown < r.total ? `${all}, newest first: showing ${formatCount(shown)}` : `${all}, newest first`;
 }

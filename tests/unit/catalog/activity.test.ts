@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../src/shared/api.ts';
-import { closeCatalog, openCatalog } from './helpers.ts';
+import { closeCatalog, frame, openCatalog } from './helpers.ts';
 
 describe('activity log', () => {
   it('appends entries with every field and lists them newest first with filters and paging', () => {
@@ -35,6 +35,24 @@ describe('activity log', () => {
     expect(c.activity.list({ before: typed.id })).toEqual([refused, full]);
     // Optional fields that were not given come back absent, not null.
     expect(Object.keys(c.activity.list({ before: full.id + 2, limit: 1 })[0]!).sort()).toEqual(['at', 'durationMs', 'id', 'result', 'target', 'tool']);
+  });
+
+  it("keeps the name of what an action aimed at (its frame, else the target's newest), and names gone targets", async () => {
+    const c = openCatalog();
+    const old = await c.frames.insert(frame({ target: 'browser:T1', source: 'browser', minutesAgo: 10, label: { title: 'Cart', document: 'https://shop.example/cart' } }));
+    await c.frames.insert(frame({ target: 'browser:T1', source: 'browser', minutesAgo: 5, label: { title: 'Checkout' } }));
+    const at = new Date().toISOString();
+    const aimed = c.activity.append({ at, tool: 'click', target: 'browser:T1', frameRef: old.ref, result: 'ok', durationMs: 1 });
+    const typed = c.activity.append({ at, tool: 'type_text', target: 'browser:T1', result: 'ok', durationMs: 1 });
+    const given = c.activity.append({ at, tool: 'click', target: 'android:emulator-5554', result: 'ok', durationMs: 1, targetLabel: { app: 'com.example.notes' } });
+    const unknown = c.activity.append({ at, tool: 'click', target: 'desktop:window:0x9', result: 'TARGET_NOT_FOUND', durationMs: 1 });
+    expect(aimed.targetLabel).toEqual({ title: 'Cart', document: 'https://shop.example/cart' });
+    expect(typed.targetLabel).toEqual({ title: 'Checkout' });
+    expect(unknown.targetLabel).toBeUndefined();
+    expect(c.activity.list().map((e) => e.targetLabel)).toEqual([undefined, { app: 'com.example.notes' }, { title: 'Checkout' }, { title: 'Cart', document: 'https://shop.example/cart' }]);
+    expect(given.targetLabel).toEqual({ app: 'com.example.notes' });
+    expect(c.activity.targetNames()).toEqual({ 'browser:T1': 'Checkout', 'android:emulator-5554': 'com.example.notes' });
+    closeCatalog(c);
   });
 
   it('survives reopening the catalog', () => {

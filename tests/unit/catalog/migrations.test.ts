@@ -6,9 +6,12 @@ import { MIGRATIONS, SCHEMA_VERSION, migrate } from '../../../src/main/core/cata
 import { openCatalog, tempDir } from './helpers.ts';
 
 describe('migrations', () => {
-  it('are numbered 1..n in order', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
-    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+  it('are numbered upwards from 1, the newest being the schema version', () => {
+    // Versions are reserved ahead by parallel work, so one may be missing until it lands.
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect(versions[0]).toBe(1);
+    expect(versions.every((v, i) => i === 0 || v > versions[i - 1]!)).toBe(true);
+    expect(SCHEMA_VERSION).toBe(versions.at(-1));
   });
 
   it('bring a version-1 catalog up to date and keep its frames', async () => {

@@ -38,6 +38,9 @@ describe('format', () => {
     expect(frameTitle({ target: 'manictime:monitor:0', activity: { app: 'unknown', document: 'notes.md' } }, titles)).toBe('notes.md');
     expect(frameTitle({ target: 'manictime:monitor:0' }, titles)).toBe('monitor:0');
     expect(frameTitle({ target: 'desktop:window:0x1' }, titles)).toBe('main.ts — sightline');
+    // The title the source gave at capture wins over the target's title now; an app alone comes last.
+    expect(frameTitle({ target: 'desktop:window:0x1', label: { title: 'old.ts — sightline' } }, titles)).toBe('old.ts — sightline');
+    expect(frameTitle({ target: 'android:emulator-5554', label: { app: 'com.example.notes' } }, titles)).toBe('com.example.notes');
   });
 });
 

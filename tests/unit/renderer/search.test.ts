@@ -28,5 +28,7 @@ describe('timeline search helpers', () => {
     expect(indexLine({ state: 'idle', done: 3, total: 3, excluded: 1, queued: 0 })).toBe('Text index: 3 of 3 screenshots, up to date (1 of excluded apps skipped).');
     expect(indexLine({ state: 'off', reason: 'Text indexing is turned off (ocr.index).', done: 0, total: 9, excluded: 0, queued: 0 })).toMatch(/^Text index off: Text indexing is turned off/);
     expect(resultsLine({ results: [], total: 0, more: false, reason: 'NO_MATCH', remediation: 'Nothing here.' })).toBe('Nothing here.');
+    expect(resultsLine({ results: [], total: 153, more: true }, 50)).toBe('153 screenshots match, newest first: showing 50');
+    expect(resultsLine({ results: [], total: 1, more: false }, 1)).toBe('1 screenshot matches, newest first');
   });
 });

@@ -128,6 +128,15 @@ export const MIGRATIONS: readonly Migration[] = [
       if (sqliteAtLeast(db, [3, 44, 0])) db.exec("INSERT INTO frame_text (frame_text, rank) VALUES ('secure-delete', 1)");
     },
   },
+  {
+    version: 7,
+    name: 'what an action aimed at, by name',
+    up: `
+      -- The target's title and app when the action was made (JSON {title, app}): a closed tab or an
+      -- unplugged device still reads by name in the log.
+      ALTER TABLE activity ADD COLUMN target_label TEXT;
+    `,
+  },
 ];
 
 /** The linked SQLite is at least version `want` ([major, minor, patch]). */

@@ -3,7 +3,7 @@
  * how a query becomes a WHERE clause, what a valid frame is. No I/O here.
  */
 import { isAbsolute } from 'node:path';
-import type { ActivityEntry } from '../../../shared/api.ts';
+import type { ActivityEntry, TargetLabel } from '../../../shared/api.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import { IMAGE_FORMATS, type ImageFormat } from '../../../shared/frame.ts';
 import { REF_PATTERN } from './refs.ts';
@@ -71,6 +71,10 @@ export interface ActivityRow {
   client: string | null;
   run_id: string | null;
   run_dir: string | null;
+  target_label: string | null;
+  /** The before-frame's image size (joined; null when it is gone). */
+  frame_w?: number | null;
+  frame_h?: number | null;
 }
 
 export type Params = Record<string, unknown>;
@@ -151,6 +155,8 @@ export function toActivity(r: ActivityRow): ActivityEntry {
   if (r.after_ref !== null) e.afterRef = r.after_ref;
   if (r.params !== null) e.params = JSON.parse(r.params) as Record<string, unknown>;
   if (r.client !== null) e.client = r.client;
+  if (r.frame_w && r.frame_h) e.frameImage = { width: r.frame_w, height: r.frame_h };
+  if (r.target_label) e.targetLabel = JSON.parse(r.target_label) as TargetLabel;
   if (r.run_id !== null) e.run = r.run_dir !== null ? { id: r.run_id, artifacts: r.run_dir } : { id: r.run_id };
   return e;
 }

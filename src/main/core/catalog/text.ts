@@ -34,6 +34,8 @@ export interface TextSearchQuery {
   /** Exclusive. */
   to?: Date;
   limit: number;
+  /** Matches to skip, newest first. */
+  offset?: number;
   /** How many matches to count at most (the answer says "at least" beyond). */
   countUpTo?: number;
 }
@@ -210,7 +212,8 @@ export class FrameTextStore {
   search(q: TextSearchQuery): { hits: TextHit[]; total: number; more: boolean } {
     const lo = q.from ? timeKey(dateMs(q.from, 'from')) : Number.MIN_SAFE_INTEGER;
     const hi = q.to ? timeKey(dateMs(q.to, 'to')) : Number.MAX_SAFE_INTEGER;
-    const params = { match: q.match, lo, hi, limit: q.limit };
+    const offset = q.offset ?? 0;
+    const params = { match: q.match, lo, hi, limit: q.limit, offset };
     // The page first (FTS5 walks its rowids downwards and stops), then its frames by ref.
     const rows = this.#c
       .query(
@@ -218,14 +221,18 @@ export class FrameTextStore {
           .map((c) => `f.${c}`)
           .join(', ')}, t.key AS t_key, t.snippet AS t_snippet, t.text AS t_text, t.title AS t_title, t.app AS t_app, t.document AS t_document, m.boxes AS t_boxes
          FROM (SELECT rowid AS key, snippet(frame_text, -1, '«', '»', '…', 12) AS snippet, text, title, app, document
-               FROM frame_text WHERE frame_text MATCH @match AND rowid >= @lo AND rowid < @hi ORDER BY rowid DESC LIMIT @limit) t
+               FROM frame_text WHERE frame_text MATCH @match AND rowid >= @lo AND rowid < @hi ORDER BY rowid DESC LIMIT @limit OFFSET @offset) t
          JOIN frame_text_meta m ON m.key = t.key
          JOIN frames f ON f.ref = m.ref
          ORDER BY t.key DESC`,
       )
       .all(params) as HitRow[];
-    const cap = Math.max(q.limit, q.countUpTo ?? q.limit);
-    const counted = rows.length < q.limit ? rows.length : (this.#c.query('SELECT count(*) AS n FROM (SELECT 1 FROM frame_text WHERE frame_text MATCH @match AND rowid >= @lo AND rowid < @hi LIMIT @cap)').get({ ...params, cap: cap + 1 }) as { n: number }).n;
+    const cap = Math.max(offset + q.limit, q.countUpTo ?? q.limit);
+    // A short page is the last one: its end is the count (unless it is past the end).
+    const counted =
+      rows.length < q.limit && (rows.length > 0 || offset === 0)
+        ? offset + rows.length
+        : (this.#c.query('SELECT count(*) AS n FROM (SELECT 1 FROM frame_text WHERE frame_text MATCH @match AND rowid >= @lo AND rowid < @hi LIMIT @cap)').get({ match: q.match, lo, hi, cap: cap + 1 }) as { n: number }).n;
     const hits = rows.map((r): TextHit => {
       const label: FrameLabel = {};
       if (r.t_title) label.title = r.t_title;

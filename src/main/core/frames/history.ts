@@ -137,5 +137,9 @@ function toEntry(f: FrameRecord): ScreenshotEntry {
     pinned: f.pinned,
   };
   if (f.monitor !== undefined && f.monitor !== null) e.monitor = f.monitor;
+  const title = f.label?.title ?? f.label?.app;
+  if (title) e.title = title;
+  if (f.parentRef) e.region = { of: f.parentRef, x: Math.round(f.origin.x), y: Math.round(f.origin.y), width: Math.round(f.sourceSize.width), height: Math.round(f.sourceSize.height) };
+  if (f.annotation) e.note = f.annotation;
   return e;
 }

@@ -19,6 +19,7 @@ import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, 
 import { parseTimeInput } from '../util/time.ts';
 
 const MAX_BODY = 1024 * 1024;
+const MAX_RUNS_LISTED = 200;
 
 /** What the dashboard API may use. */
 export interface ApiServices extends StatusPort {
@@ -79,7 +80,13 @@ function handlers(s: ApiServices): Handlers {
     targets: ({ query, signal }) => s.targets.list(query.source, signal),
     capture: async ({ body, signal }) => ({ frame: await one(s, (await s.frames.capture({ target: body.target, signal })).frame, signal) }),
     activity: async ({ query }) => ({ entries: s.activity.list(query) }),
+    targetNames: async () => ({ names: s.activity.targetNames() }),
     run: ({ params }) => s.runs.get(params.id),
+    runs: async () => {
+      const runs = await s.runs.list(MAX_RUNS_LISTED);
+      // A run's actions are in the log; its folder does not know them.
+      return { runs: runs.map((r) => ({ ...r, actions: s.activity.count({ run: r.id }) })) };
+    },
     settings: async () => ({ settings: s.settings.values(), file: s.settings.file() }),
     saveSettings: async ({ body }) => ({ settings: s.settings.update(body) }),
     pause: async ({ body }) => {
@@ -87,10 +94,13 @@ function handlers(s: ApiServices): Handlers {
       return s.status();
     },
     sourceAction: ({ params }) => s.sources.runAction(params.name, params.action),
-    search: ({ query, signal }) => {
+    search: async ({ query, signal }) => {
       const from = query.from ? parseTimeInput(query.from, 'from') : undefined;
       const to = query.to ? parseTimeInput(query.to, 'to') : undefined;
-      return s.search.search({ query: query.q, source: query.source, app: query.app, from, to, max: query.limit ?? 50, signal });
+      const offset = query.offset ?? 0;
+      const r = await s.search.search({ query: query.q, source: query.source, app: query.app, from, to, max: query.limit ?? 50, offset, signal });
+      // The dashboard pages: "more" also when matches lie beyond this page.
+      return { ...r, more: r.more || offset + r.results.length < r.total };
     },
     textIndex: async () => ({ index: s.search.status() ?? null }),
   };

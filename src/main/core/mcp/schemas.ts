@@ -99,6 +99,12 @@ export const screenshotsOutput = z.object({
       hasThumbnail: z.boolean(),
       pinned: z.boolean().optional(),
       activity: z.object({ app: z.string(), document: z.string().optional() }).optional(),
+      title: z.string().optional().describe('Window or page title (else the app) when captured.'),
+      region: z
+        .object({ of: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+        .optional()
+        .describe('A crop: the region of frame `of` it shows, in screen units.'),
+      note: z.string().optional().describe("The user's note for the agent."),
     }),
   ),
   reason: z.enum(EMPTY_REASONS).optional(),

@@ -197,8 +197,14 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
         { uri: 'sightline://health', name: 'Sightline health', description: 'Per source: available, degraded, why, what to do.', mimeType: 'application/json' },
         ...pinned.map((f) => ({
           uri: `sightline://screenshot/${f.ref}`,
-          name: `Pinned ${f.target} ${f.capturedAt}`,
-          description: f.annotation ?? `Frame pinned by the user (${f.image.width}×${f.image.height}).`,
+          name: `Pinned: ${f.label?.title ?? f.label?.app ?? f.target} ${f.capturedAt}`,
+          description: [
+            f.annotation ? `Note: ${f.annotation}` : 'Frame pinned by the user',
+            f.parentRef ? `region ${Math.round(f.origin.x)},${Math.round(f.origin.y)} ${Math.round(f.sourceSize.width)}×${Math.round(f.sourceSize.height)} of ${f.parentRef}` : undefined,
+            `${f.image.width}×${f.image.height} px`,
+          ]
+            .filter(Boolean)
+            .join('; '),
           mimeType: MIME[f.format],
           annotations: { audience: ['user', 'assistant'] as ('user' | 'assistant')[], priority: 0.8 },
         })),

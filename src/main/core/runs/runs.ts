@@ -13,7 +13,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, sep } from 'node:path';
-import { RUN_ID, type RunStepView, type RunView } from '../../../shared/api.ts';
+import { RUN_ID, type RunStepView, type RunSummary, type RunView } from '../../../shared/api.ts';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { RunFile, RunsPort } from '../ports.ts';
 
@@ -64,6 +64,32 @@ export class AgentRuns implements RunsPort {
       return { ...view, problem: 'run.json is not valid JSON (it may be being rewritten).' };
     }
     return { ...view, ...summaryOf(json), steps: mergeSteps(stepsOf(json), view.steps) };
+  }
+
+  async list(limit: number): Promise<Omit<RunSummary, 'actions'>[]> {
+    const root = await realpath(this.root).catch(() => undefined);
+    if (!root) return [];
+    const dirs = (await readdir(root, { withFileTypes: true }).catch(() => [])).filter((d) => d.isDirectory() && RUN_ID.test(d.name));
+    const out = await Promise.all(
+      dirs.map(async (d): Promise<Omit<RunSummary, 'actions'> | undefined> => {
+        const dir = join(root, d.name);
+        const st = await lstat(dir).catch(() => undefined);
+        if (!st) return undefined;
+        let summary: ReturnType<typeof summaryOf> = {};
+        try {
+          summary = summaryOf(JSON.parse((await readInside(dir, 'run.json', MAX_SUMMARY_BYTES)).toString('utf8')));
+        } catch {
+          // A run that wrote no run.json yet (or is rewriting it) is listed by its folder alone.
+        }
+        const { goal, status, stop } = summary;
+        const startedAt = summary.startedAt && Number.isFinite(Date.parse(summary.startedAt)) ? summary.startedAt : st.birthtime.getTime() > 0 ? st.birthtime.toISOString() : st.mtime.toISOString();
+        return defined({ id: d.name, startedAt, goal, status, stop });
+      }),
+    );
+    return out
+      .filter((r) => r !== undefined)
+      .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt))
+      .slice(0, limit) as Omit<RunSummary, 'actions'>[];
   }
 
   async file(id: string, path: string): Promise<RunFile> {

@@ -53,11 +53,12 @@ export class TextSearch implements TextSearchPort {
     if (p.from && p.to && p.from.getTime() >= p.to.getTime()) throw new SightlineError('INVALID_ARGUMENT', '"from" must be before "to".', 'Swap them, or widen the window.');
     const parsed = parseQuery(p.query);
     const match = toFtsMatch(parsed, { app: p.app, source: p.source });
-    const { hits, total, more } = this.#d.store.search({ match, from: p.from, to: p.to, limit: p.max, countUpTo: COUNT_UP_TO });
+    const { hits, total, more } = this.#d.store.search({ match, from: p.from, to: p.to, limit: p.max, offset: p.offset ?? 0, countUpTo: COUNT_UP_TO });
     const out: ScreenshotSearch = { results: hits.map((h) => toHit(h, parsed)), total, more };
     const status = this.#d.status();
     if (status && status.state !== 'idle') out.index = status;
-    if (out.results.length === 0) Object.assign(out, await this.#explain(p, parsed, status));
+    // A page past the last match is not "nothing found": the matches are on earlier pages.
+    if (out.results.length === 0 && total === 0) Object.assign(out, await this.#explain(p, parsed, status));
     return out;
   }
 

@@ -34,7 +34,11 @@ const listScreenshotsTool = defineTool({
     const archive = args.source !== undefined && ctx.sources.names('archive').includes(args.source);
     const sampling = args.sampling ?? (archive ? 'activity' : 'all');
     const list = await ctx.history.listScreenshots(args.source, { from, to, target: args.target, sampling, intervalSeconds: args.intervalSeconds, max: args.max, pinned: args.pinned }, ctx.signal, ctx.progress);
-    const lines = list.screenshots.map((s) => `${s.ref}  ${s.displayLocalTime}  ${s.target ?? s.source}  ${s.width}×${s.height}${s.activity ? `  ${s.activity.app}${s.activity.document ? ` — ${s.activity.document}` : ''}` : ''}${s.pinned ? '  (pinned)' : ''}`);
+    const lines = list.screenshots.map(
+      (s) =>
+        `${s.ref}  ${s.displayLocalTime}  ${s.target ?? s.source}  ${s.width}×${s.height}${s.title ? `  "${s.title}"` : ''}${s.activity ? `  ${s.activity.app}${s.activity.document ? ` — ${s.activity.document}` : ''}` : ''}` +
+        `${s.region ? `  region ${s.region.x},${s.region.y} ${s.region.width}×${s.region.height} of ${s.region.of}` : ''}${s.pinned ? '  (pinned)' : ''}${s.note ? `  note: "${s.note}"` : ''}`,
+    );
     const head = list.screenshots.length ? `${list.screenshots.length} of ${list.matched ?? list.screenshots.length} matching frames:` : `No screenshots (${list.reason ?? 'UNKNOWN'}). ${list.remediation ?? ''}`;
     res.text([head, ...lines, ...(list.warnings ?? []).map((w) => `Warning: ${w}`)].join('\n'));
     res.structured({ ...list });
