@@ -6,9 +6,11 @@ import { MIGRATIONS, SCHEMA_VERSION, migrate } from '../../../src/main/core/cata
 import { openCatalog, tempDir } from './helpers.ts';
 
 describe('migrations', () => {
-  it('are numbered 1..n in order', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
-    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+  it('are numbered from 1 upwards, in order (numbers reserved by parallel work may be missing)', () => {
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect(versions[0]).toBe(1);
+    expect(versions.every((v, i) => i === 0 || v > (versions[i - 1] as number))).toBe(true);
+    expect(SCHEMA_VERSION).toBe(versions[versions.length - 1]);
   });
 
   it('bring a version-1 catalog up to date and keep its frames', async () => {

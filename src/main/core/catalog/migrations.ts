@@ -128,6 +128,19 @@ export const MIGRATIONS: readonly Migration[] = [
       if (sqliteAtLeast(db, [3, 44, 0])) db.exec("INSERT INTO frame_text (frame_text, rank) VALUES ('secure-delete', 1)");
     },
   },
+  {
+    version: 8,
+    name: 'near-identical screens in the text index',
+    up: `
+      -- screen: the ref of the frame whose screen this one shows, up to noise (its own ref when its
+      -- text was read); consecutive frames of one target that share it are near-identical, so a
+      -- timeline can fold them. A key only, never joined: the frame it names may be gone.
+      ALTER TABLE frame_text_meta ADD COLUMN screen TEXT;
+      -- How the text was had: 0 read whole by OCR, 1 the same screen as the frame before (no OCR),
+      -- 2 only the changed bands read, the rest kept.
+      ALTER TABLE frame_text_meta ADD COLUMN reuse INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** The linked SQLite is at least version `want` ([major, minor, patch]). */
