@@ -20,7 +20,10 @@ import { createManicTimeSource } from '../../../src/main/core/sources/manictime/
 import { manictimeModule } from '../../../src/main/core/sources/manictime/module.ts';
 import { OcrService, type OcrPort } from '../../../src/main/core/text/ocr.ts';
 import { tokens } from '../../../src/main/core/text/query.ts';
-import { createTextArchive, type TextArchive, type TextShotSpec } from '../../support/textArchive.ts';
+import sharp from 'sharp';
+import { FakeSource } from '../../support/fakeSource.ts';
+import { moduleFor } from '../../support/modules.ts';
+import { createTextArchive, TEXT_SHOT_SIZE, textScreenshot, type TextArchive, type TextShotSpec } from '../../support/textArchive.ts';
 
 const OCR = { enabled: true, engine: 'auto' as const, index: true, cpuBudget: 1, excludeApps: [] };
 
@@ -210,5 +213,55 @@ describe('recall on an archive with realistic repetition', { timeout: 300_000 },
     const counts = r.core.catalog.text.reuseCounts();
     expect(counts.same + counts.bands).toBeGreaterThan(N / 2);
     expect(r.reads()).toBeLessThan(N * 0.6);
+  });
+});
+
+describe('live frames reuse the text of the last frame read of their window', { timeout: 180_000 }, () => {
+  it('a repeated capture costs no OCR, a typed line only its band; the text of each stays its own', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'sightline-live-regions-'));
+    const { width, height } = TEXT_SHOT_SIZE;
+    const fake = new FakeSource({ id: 'desktop:notes', app: 'Editor', x: 0, y: 0, width, height, pixelRatio: 1 });
+    const page = ['Quarterly budget review with the finance team', 'Invoice 4411 was paid by Contoso yesterday'];
+    let shown: string[] = page;
+    fake.screen.capture = async (target) => {
+      const { jpeg } = await textScreenshot(shown);
+      const data = await sharp(jpeg).ensureAlpha().raw().toBuffer();
+      return { target, pixels: { kind: 'raw', data, width, height, channels: 4 }, sourceSize: { width, height }, origin: { x: 0, y: 0 }, state: { width, height, x: 0, y: 0 }, label: { title: 'notes - Editor', app: 'Editor' } };
+    };
+    const real = new OcrService({ settings: () => OCR });
+    let reads = 0;
+    const ocr: OcrPort = { enabled: true, recognize: (image, o) => (reads++, real.recognize(image, o)) };
+    const core = await createCore({ dataDir: join(base, 'core'), env: {}, modules: [moduleFor(fake)], ocr, textIndex: { startDelayMs: 0, quietMs: 0, liveMaxWaitMs: 0 } });
+    const stop = core.startMaintenance(() => undefined);
+    try {
+      const refs: string[] = [];
+      const capture = async (): Promise<void> => {
+        const ref = (await core.frames.capture({ target: 'desktop:notes', signal: new AbortController().signal })).frame.ref;
+        refs.push(ref);
+        const end = Date.now() + 60_000;
+        while (!core.catalog.text.has(ref)) {
+          if (Date.now() > end) throw new Error('the live frame was not indexed');
+          await new Promise((res) => setTimeout(res, 50));
+        }
+      };
+      await capture();
+      await capture();
+      shown = [...page, 'zebrafish appeared in the pond'];
+      await capture();
+      expect(core.catalog.text.reuseCounts()).toEqual({ read: 1, same: 1, bands: 1 });
+      expect(reads).toBe(2);
+      const hits = (q: string): string[] => core.catalog.text.search({ match: `"${q}"`, limit: 10 }).hits.map((h) => h.frame.ref).reverse();
+      expect(hits('zebrafish')).toEqual([refs[2]]);
+      expect(hits('contoso')).toEqual(refs);
+      // Each frame keeps its own row: the frame whose text was reused can go (retention) and the others still answer.
+      for (const ref of refs.slice(1)) core.catalog.frames.setPinned(ref, true);
+      expect(core.catalog.retention.apply({ maxAgeDays: 1, maxBytes: 1e12, now: new Date(Date.now() + 3 * 86_400_000) }).deletedFrames).toBe(1);
+      expect(hits('contoso')).toEqual(refs.slice(1));
+    } finally {
+      stop();
+      await core.close();
+      await real.dispose();
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
