@@ -206,26 +206,22 @@ export function patch(base: Thumb, next: Thumb, bands: readonly Band[]): Thumb {
   return { ...base, cells };
 }
 
-/** A 64-bit difference hash (9×8 cells, each brighter than its right neighbour): kept to measure against. */
+/** A 64-bit difference hash (the image shrunk to 9×8, each block brighter than its right neighbour): kept to measure against. */
 export function dHash(t: Thumb): bigint {
-  let h = 0n;
-  for (let y = 0; y < 8; y++) {
-    for (let x = 0; x < 8; x++) {
-      const at = (cx: number): number => {
-        const c = Math.min(t.cols - 1, Math.floor((cx * t.cols) / 9));
-        const r = Math.min(t.rows - 1, Math.floor(((y + 0.5) * t.rows) / 8));
-        // Mean of the block, not one cell: the hash of a shrunk image.
-        let s = 0;
-        let n = 0;
-        const c1 = Math.max(c + 1, Math.floor(((cx + 1) * t.cols) / 9));
-        const r0 = Math.floor((y * t.rows) / 8);
-        const r1 = Math.max(r0 + 1, Math.floor(((y + 1) * t.rows) / 8));
-        for (let rr = r0; rr < r1; rr++) for (let cc = c; cc < c1; cc++) (s += t.cells[rr * t.cols + cc] as number), n++;
-        return n ? s / n : (t.cells[r * t.cols + c] as number);
-      };
-      h = (h << 1n) | (at(x) > at(x + 1) ? 1n : 0n);
+  const grid = new Float64Array(9 * 8);
+  for (let gy = 0; gy < 8; gy++) {
+    const r0 = Math.floor((gy * t.rows) / 8);
+    const r1 = Math.max(r0 + 1, Math.floor(((gy + 1) * t.rows) / 8));
+    for (let gx = 0; gx < 9; gx++) {
+      const c0 = Math.floor((gx * t.cols) / 9);
+      const c1 = Math.max(c0 + 1, Math.floor(((gx + 1) * t.cols) / 9));
+      let sum = 0;
+      for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) sum += t.cells[r * t.cols + c] as number;
+      grid[gy * 9 + gx] = sum / ((r1 - r0) * (c1 - c0));
     }
   }
+  let h = 0n;
+  for (let gy = 0; gy < 8; gy++) for (let gx = 0; gx < 8; gx++) h = (h << 1n) | ((grid[gy * 9 + gx] as number) > (grid[gy * 9 + gx + 1] as number) ? 1n : 0n);
   return h;
 }
 
