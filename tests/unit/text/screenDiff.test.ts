@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeGrey } from '../../../src/main/core/ocr/prepare.ts';
 import { mergeText } from '../../../src/main/core/text/frameReader.ts';
 import { CELL, compare, components, dHash, hamming, merge, negligible, patch, thumbOf, type Thumb } from '../../../src/main/core/text/screenDiff.ts';
+import { screenRuns } from '../../../src/main/core/catalog/text.ts';
 import { TEXT_SHOT_SIZE, textScreenshot } from '../../support/textArchive.ts';
 
 const LINES = ['Quarterly budget review with the finance team', 'Invoice 4411 was paid by Contoso yesterday', 'Run the tests before tagging'];
@@ -135,5 +136,21 @@ describe('mergeText', () => {
     const out = mergeText(before, fresh, [{ top: 40, bottom: 70 }]);
     expect(out.text).toBe('alpha beta\ngamma epsilon\nomega');
     expect(out.boxes).toEqual([10, 10, 40, 12, 60, 10, 40, 12, 10, 51, 40, 12, 60, 51, 50, 12, 10, 90, 40, 12]);
+  });
+});
+
+describe('screenRuns', () => {
+  it('folds consecutive frames of one target with one screen key; a frame without text stands alone', () => {
+    const f = (ref: string, target = 't1'): { ref: string; target: string } => ({ ref, target });
+    const frames = [f('a'), f('b'), f('c'), f('d', 't2'), f('e'), f('g'), f('h')];
+    const screens = new Map([
+      ['a', 'a'],
+      ['b', 'a'],
+      ['c', 'c'],
+      ['d', 'c'],
+      ['e', 'c'],
+      ['h', 'c'],
+    ]);
+    expect(screenRuns(frames, screens).map((r) => r.map((x) => x.ref).join(''))).toEqual(['ab', 'c', 'd', 'e', 'g', 'h']);
   });
 });

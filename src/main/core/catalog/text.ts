@@ -63,6 +63,25 @@ interface HitRow extends FrameRow {
   t_boxes: Buffer | null;
 }
 
+/**
+ * Frames (in the order shown, e.g. newest first) folded into runs of near-identical ones: a run
+ * goes on while the next frame has the same target and the same screen key (`screens`, from
+ * FrameTextStore.screens). A frame without a key (no text yet) is a run of its own.
+ */
+export function screenRuns<F extends { ref: string; target: string }>(frames: readonly F[], screens: ReadonlyMap<string, string>): F[][] {
+  const runs: F[][] = [];
+  let key: string | undefined;
+  for (const f of frames) {
+    const screen = screens.get(f.ref);
+    const k = screen === undefined ? undefined : `${f.target}\u0000${screen}`;
+    const last = runs[runs.length - 1];
+    if (last && k !== undefined && k === key) last.push(f);
+    else runs.push([f]);
+    key = k;
+  }
+  return runs;
+}
+
 export function timeKey(ms: number): number {
   return Math.floor(ms) * KEY_SLOTS;
 }
