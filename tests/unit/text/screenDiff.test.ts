@@ -70,6 +70,19 @@ describe('compare', () => {
     expect(compare(await thumb(a.jpeg), await thumb(small.jpeg))).toEqual({ kind: 'different' });
   });
 
+  it('a line deleted (or a scroll) shifts the lines below: only what appeared is read, not every moved line', async () => {
+    const six = [...LINES, 'Lunch menu of the canteen today', 'Pumpkin soup and bread', 'Apple pie for dessert'];
+    const a = await textScreenshot(six);
+    const b = await textScreenshot([six[0], six[2], six[3], six[4], six[5], 'Coffee and tea'] as string[]);
+    const got = compare(await thumb(a.jpeg), await thumb(b.jpeg), a.bands);
+    expect(got).toMatchObject({ kind: 'bands', shift: { from: expect.any(Number), dy: 40 } });
+    if (got.kind !== 'bands') return;
+    // The last line (new) is read; the moved lines are not.
+    expect(got.share).toBeLessThan(0.3);
+    expect(got.bands.some((x) => x.bottom >= (a.bands[5] as { bottom: number }).bottom - 8)).toBe(true);
+    expect(got.bands.every((x) => x.top >= (a.bands[3] as { top: number }).top)).toBe(true);
+  });
+
   it('a 64-bit dHash does not see a changed word (why the cells are compared instead)', async () => {
     const a = await textScreenshot(LINES);
     const b = await textScreenshot([LINES[0] as string, 'Invoice 9977 was paid by Fabrikam yesterday', LINES[2] as string]);
@@ -136,6 +149,16 @@ describe('mergeText', () => {
     const out = mergeText(before, fresh, [{ top: 40, bottom: 70 }]);
     expect(out.text).toBe('alpha beta\ngamma epsilon\nomega');
     expect(out.boxes).toEqual([10, 10, 40, 12, 60, 10, 40, 12, 10, 51, 40, 12, 60, 51, 50, 12, 10, 90, 40, 12]);
+  });
+});
+
+describe('mergeText after a shift', () => {
+  it('moves the words below the shift with the content, drops those scrolled out, reads the band', () => {
+    const before = { text: 'head\ngone\nmoved\nlast', boxes: [10, 10, 40, 12, 10, 50, 40, 12, 10, 90, 40, 12, 10, 130, 40, 12] };
+    const fresh = { text: 'fresh', boxes: [10, 131, 40, 12] };
+    const out = mergeText(before, fresh, [{ top: 125, bottom: 150 }], { from: 40, dy: 40 }, 160);
+    expect(out.text).toBe('head\nmoved\nlast\nfresh');
+    expect(out.boxes).toEqual([10, 10, 40, 12, 10, 50, 40, 12, 10, 90, 40, 12, 10, 131, 40, 12]);
   });
 });
 

@@ -17,7 +17,7 @@ import { ocrItems } from '../frames/screenText.ts';
 import { decodeGrey } from '../ocr/prepare.ts';
 import type { OcrLine, OcrResult } from '../ocr/types.ts';
 import { indexedText, type IndexedText } from './indexText.ts';
-import { compare, patch, thumbOf, type Band, type Thumb } from './screenDiff.ts';
+import { compare, moveBand, patch, thumbOf, type Band, type Shift, type Thumb } from './screenDiff.ts';
 
 /** How a frame's text was had: read whole by OCR, the same as the frame before, or only changed bands read. */
 export type Reuse = 'read' | 'same' | 'bands';
@@ -95,8 +95,10 @@ export class FrameReader {
     if (base && cmp.kind === 'bands') {
       const ocr = await this.#readBands(data, grey.width, grey.height, cmp.bands, signal, scale);
       const fresh = indexedText(ocrItems(ocr, frame), frame);
-      const text = mergeText(base.text, fresh, cmp.bands.map((b) => ({ top: b.top * ky, bottom: b.bottom * ky })));
-      this.#remember(key, { ref: frame.ref, screen: frame.ref, image: frame.image, thumb: patch(base.thumb, thumb, cmp.bands), text });
+      const shift = cmp.shift ? { from: cmp.shift.from * ky, dy: cmp.shift.dy * ky } : undefined;
+      const text = mergeText(base.text, fresh, cmp.bands.map((b) => ({ top: b.top * ky, bottom: b.bottom * ky })), shift, frame.image.height);
+      // After a shift the cells are the new frame's: every row of it was compared with what it shows now.
+      this.#remember(key, { ref: frame.ref, screen: frame.ref, image: frame.image, thumb: cmp.shift ? thumb : patch(base.thumb, thumb, cmp.bands), text });
       return { ...text, reuse: 'bands', screen: frame.ref, share: cmp.share };
     }
     const ocr = await this.#look.recognize(data, { signal, ...(scale ? { scale } : {}) });
@@ -185,15 +187,20 @@ function lineBands(t: IndexedText, ky: number): Band[] {
 
 /**
  * The text before with the words of `bands` (frame px) replaced by those read there now: a word
- * belongs to a band when its middle is inside it. Lines come out top to bottom.
+ * belongs to a band when its middle is inside it. After a `shift` (frame px) the words before
+ * move with the content first, and those that scrolled out are gone. Lines come out top to bottom.
  */
-export function mergeText(before: IndexedText, fresh: IndexedText, bands: readonly Band[]): IndexedText {
+export function mergeText(before: IndexedText, fresh: IndexedText, bands: readonly Band[], shift?: Shift, height?: number): IndexedText {
   const inside = (w: Word): boolean => {
     const cy = w.box[1] + w.box[3] / 2;
     return bands.some((b) => cy >= b.top && cy < b.bottom);
   };
+  const moved = (w: Word): Word[] => {
+    if (!shift) return [w];
+    return moveBand({ top: w.box[1], bottom: w.box[1] + w.box[3] }, shift.from, shift.dy, height).map((b) => ({ text: w.text, box: [w.box[0], Math.round(b.top), w.box[2], w.box[3]] }));
+  };
   const kept = linesOf(before)
-    .map((l) => l.filter((w) => !inside(w)))
+    .map((l) => l.flatMap(moved).filter((w) => !inside(w)))
     .filter((l) => l.length > 0);
   const lines = [...kept, ...linesOf(fresh).map((l) => l.filter(inside)).filter((l) => l.length > 0)];
   lines.sort((a, b) => lineTop(a) - lineTop(b) || (a[0] as Word).box[0] - (b[0] as Word).box[0]);

@@ -132,24 +132,107 @@ export function negligible(box: CellBox, t: Pick<Thumb, 'rows'>): boolean {
   return inBar && w * CELL <= 96 && h * CELL <= 40;
 }
 
+/**
+ * Content that moved up or down (a scroll, a line deleted or inserted): from image row `from` of
+ * the new screenshot down, its row y shows what row y + `dy` showed before (image px).
+ */
+export interface Shift {
+  from: number;
+  dy: number;
+}
+
 /** How a screenshot compares with the last one read of its screen. */
-export type Comparison = { kind: 'same' } | { kind: 'bands'; bands: Band[]; share: number } | { kind: 'different' };
+export type Comparison = { kind: 'same' } | { kind: 'bands'; bands: Band[]; share: number; shift?: Shift } | { kind: 'different' };
+
+/** Below this share of changed height, a shift is not looked for. */
+const SHIFT_FROM = 0.2;
 
 /**
  * Compare `next` with `base`: the same screen (nothing, or nothing but a caret or a clock,
- * changed), the bands to read again (whole text lines, full width), or different (another size,
- * or so much changed that reading it whole costs the same). `lines` are the vertical extents of
- * the words read on `base` (image px): a band that cuts one grows to take it whole.
+ * changed), the bands to read again (whole text lines, full width; after a shift of the content
+ * below some row when that leaves less to read), or different (another size, or so much changed
+ * that reading it whole costs the same). `lines` are the vertical extents of the words read on
+ * `base` (image px): a band that cuts one grows to take it whole.
  */
 export function compare(base: Thumb, next: Thumb, lines: readonly Band[] = [], maxShare = 0.5): Comparison {
   const mask = changedCells(base, next);
   if (!mask) return { kind: 'different' };
-  const groups = components(mask, next.cols, next.rows).filter((b) => !negligible(b, next));
+  const groups = components(mask, next.cols, next.rows).filter((g) => !negligible(g, next));
   if (groups.length === 0) return { kind: 'same' };
-  const spans: Band[] = groups.map((g) => ({ top: g.y0 * CELL, bottom: Math.min(next.height, (g.y1 + 1) * CELL) }));
-  const bands = merge(spans.map((s) => grow(s, base, next, lines)));
-  const share = bands.reduce((n, b) => n + b.bottom - b.top, 0) / next.height;
-  return share > maxShare ? { kind: 'different' } : { kind: 'bands', bands, share };
+  let best = bandsOf(groups, base, next, lines);
+  let shift: Shift | undefined;
+  if (best.share > SHIFT_FROM) {
+    const from = Math.min(...groups.map((g) => g.y0));
+    const dy = bestShift(base, next, from);
+    if (dy !== 0) {
+      const moved = shifted(base, next, from, dy);
+      const mask2 = changedCells(moved, next) as Uint8Array;
+      const groups2 = components(mask2, next.cols, next.rows).filter((g) => !negligible(g, next));
+      const movedLines = lines.flatMap((l) => moveBand(l, from * CELL, dy * CELL, next.height));
+      const other = groups2.length ? bandsOf(groups2, moved, next, movedLines) : { bands: [], share: 0 };
+      if (other.share < best.share / 2) {
+        best = other;
+        shift = { from: from * CELL, dy: dy * CELL };
+      }
+    }
+  }
+  if (best.share > maxShare) return { kind: 'different' };
+  return { kind: 'bands', ...best, ...(shift ? { shift } : {}) };
+}
+
+function bandsOf(groups: readonly CellBox[], a: Thumb, b: Thumb, lines: readonly Band[]): { bands: Band[]; share: number } {
+  const spans: Band[] = groups.map((g) => ({ top: g.y0 * CELL, bottom: Math.min(b.height, (g.y1 + 1) * CELL) }));
+  const bands = merge(spans.map((s) => grow(s, a, b, lines)));
+  return { bands, share: bands.reduce((n, x) => n + x.bottom - x.top, 0) / b.height };
+}
+
+/** Where an old band is after a shift (image px): none when its rows scrolled out (above `from` or below `height`) or were deleted. */
+export function moveBand(l: Band, from: number, dy: number, height = Number.POSITIVE_INFINITY): Band[] {
+  if (l.top < from) return [l];
+  const top = l.top - dy;
+  if (top < from || top >= height) return [];
+  return [{ top, bottom: l.bottom - dy }];
+}
+
+/** The row offset (cells) that best lines the new rows from `from` down up with old ones: 0 when none is clearly better. */
+function bestShift(a: Thumb, b: Thumb, from: number): number {
+  const rows = b.rows - from;
+  // Changed cells per row compared (rows with nothing to compare with, scrolled in, are unknown).
+  const cost = (dy: number): number => {
+    let bad = 0;
+    let n = 0;
+    for (let r = from; r < b.rows; r++) {
+      const o = r + dy;
+      if (o < 0 || o >= a.rows) continue;
+      n++;
+      const ra = o * a.cols;
+      const rb = r * b.cols;
+      for (let c = 0; c < b.cols; c++) if (Math.abs((a.cells[ra + c] as number) - (b.cells[rb + c] as number)) > CELL_DIFF) bad++;
+    }
+    return n ? bad / n : Number.POSITIVE_INFINITY;
+  };
+  let best = 0;
+  let bestCost = cost(0);
+  const range = Math.floor(rows / 2);
+  for (let dy = -range; dy <= range; dy++) {
+    if (dy === 0) continue;
+    const c = cost(dy);
+    if (c < bestCost) {
+      best = dy;
+      bestCost = c;
+    }
+  }
+  return best;
+}
+
+/** `a` with its rows from `from` down moved by `dy` (cells): what `b` would be if only that shift happened. Rows with nothing to come from stay `a`'s. */
+function shifted(a: Thumb, b: Thumb, from: number, dy: number): Thumb {
+  const cells = new Uint8Array(a.cells);
+  for (let r = from; r < b.rows; r++) {
+    const o = r + dy;
+    if (o >= 0 && o < a.rows) cells.set(a.cells.subarray(o * a.cols, (o + 1) * a.cols), r * a.cols);
+  }
+  return { ...a, cells };
 }
 
 /** Grey steps across a row of cells: many on a row of text, few on a gap between lines. */
