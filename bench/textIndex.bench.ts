@@ -89,7 +89,8 @@ async function textPage(seed: number): Promise<Buffer> {
 
 async function renderShot(s: Shot): Promise<Buffer> {
   const parts = [`<rect width="${SHOT.width}" height="${SHOT.height}" fill="#fafafa"/>`, `<rect width="${SHOT.width}" height="32" fill="#dedede"/>`];
-  s.lines.forEach((l, i) => parts.push(`<text x="40" y="${80 + i * 38}" font-family="DejaVu Sans" font-size="${15 + (i % 3)}" fill="#202020">${l}</text>`));
+  // A line keeps its size wherever it moves (a scroll moves it whole).
+  s.lines.forEach((l, i) => parts.push(`<text x="40" y="${80 + i * 38}" font-family="DejaVu Sans" font-size="${15 + (l.length % 3)}" fill="#202020">${l}</text>`));
   if (s.caret) parts.push(`<rect x="${s.caret.x}" y="${64 + s.caret.line * 38}" width="1" height="20" fill="#202020"/>`);
   return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${SHOT.width}" height="${SHOT.height}">${parts.join('')}</svg>`))
     .jpeg({ quality: s.quality ?? 80 })

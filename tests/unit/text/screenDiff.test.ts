@@ -83,6 +83,23 @@ describe('compare', () => {
     expect(got.bands.every((x) => x.top >= (a.bands[3] as { top: number }).top)).toBe(true);
   });
 
+  it('a scroll by a number of px that is not a multiple of the cell is found to the pixel', async () => {
+    const six = [...LINES, 'Lunch menu of the canteen today', 'Pumpkin soup and bread', 'Apple pie for dessert'];
+    const a = await textScreenshot(six);
+    // The same page scrolled up by 23 px under a fixed 24 px bar (the bar stays, the text moves).
+    const { width, height } = TEXT_SHOT_SIZE;
+    const page = await sharp(a.jpeg).extract({ left: 0, top: 24 + 23, width, height: height - 24 - 23 }).toBuffer();
+    const scrolled = await sharp(a.jpeg)
+      .composite([
+        { input: page, left: 0, top: 24 },
+        { input: { create: { width, height: 23, channels: 3, background: '#f7f7f7' } }, left: 0, top: height - 23 },
+      ])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const got = compare(await thumb(a.jpeg), await thumb(scrolled), a.bands);
+    expect(got).toMatchObject({ kind: 'bands', shift: { dy: 23 } });
+  });
+
   it('a 64-bit dHash does not see a changed word (why the cells are compared instead)', async () => {
     const a = await textScreenshot(LINES);
     const b = await textScreenshot([LINES[0] as string, 'Invoice 9977 was paid by Fabrikam yesterday', LINES[2] as string]);

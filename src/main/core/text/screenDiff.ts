@@ -32,6 +32,8 @@ export interface Thumb {
   rows: number;
   /** Mean grey per cell, row by row. */
   cells: Uint8Array;
+  /** Mean grey per CELL px of each pixel row (cols × height): a shift found to the pixel. */
+  strips?: Uint8Array;
 }
 
 export interface Band {
@@ -57,7 +59,17 @@ export function thumbOf(grey: Uint8Array, width: number, height: number): Thumb 
   }
   const cells = new Uint8Array(cols * rows);
   for (let k = 0; k < cells.length; k++) cells[k] = Math.round((sum[k] as number) / (n[k] as number));
-  return { width, height, cols, rows, cells };
+  const strips = new Uint8Array(cols * height);
+  for (let y = 0; y < height; y++) {
+    const o = y * width;
+    for (let c = 0; c < cols; c++) {
+      let s = 0;
+      const x1 = Math.min(width, (c + 1) * CELL);
+      for (let x = c * CELL; x < x1; x++) s += grey[o + x] as number;
+      strips[y * cols + c] = Math.round(s / (x1 - c * CELL));
+    }
+  }
+  return { width, height, cols, rows, cells, strips };
 }
 
 /** Decode an encoded image (PNG, JPEG, WebP) into its cells. */
@@ -165,14 +177,14 @@ export function compare(base: Thumb, next: Thumb, lines: readonly Band[] = [], m
     const from = Math.min(...groups.map((g) => g.y0));
     const dy = bestShift(base, next, from);
     if (dy !== 0) {
-      const moved = shifted(base, next, from, dy);
+      const moved = shifted(base, next, from * CELL, dy);
       const mask2 = changedCells(moved, next) as Uint8Array;
       const groups2 = components(mask2, next.cols, next.rows).filter((g) => !negligible(g, next));
-      const movedLines = lines.flatMap((l) => moveBand(l, from * CELL, dy * CELL, next.height));
+      const movedLines = lines.flatMap((l) => moveBand(l, from * CELL, dy, next.height));
       const other = groups2.length ? bandsOf(groups2, moved, next, movedLines) : { bands: [], share: 0 };
       if (other.share < best.share / 2) {
         best = other;
-        shift = { from: from * CELL, dy: dy * CELL };
+        shift = { from: from * CELL, dy };
       }
     }
   }
@@ -194,43 +206,77 @@ export function moveBand(l: Band, from: number, dy: number, height = Number.POSI
   return [{ top, bottom: l.bottom - dy }];
 }
 
-/** The row offset (cells) that best lines the new rows from `from` down up with old ones: 0 when none is clearly better. */
+/**
+ * The offset (image px) that best lines the new rows from cell row `from` down up with old ones:
+ * first to the cell, then to the pixel on the rows' strips (a scroll is rarely a multiple of 4 px).
+ * 0 when none is better than none.
+ */
 function bestShift(a: Thumb, b: Thumb, from: number): number {
-  const rows = b.rows - from;
   // Changed cells per row compared (rows with nothing to compare with, scrolled in, are unknown).
-  const cost = (dy: number): number => {
+  const cost = (rowsA: Uint8Array, rowsB: Uint8Array, cols: number, n: number, start: number, dy: number, step = 1): number => {
     let bad = 0;
-    let n = 0;
-    for (let r = from; r < b.rows; r++) {
+    let rows = 0;
+    for (let r = start; r < n; r += step) {
       const o = r + dy;
-      if (o < 0 || o >= a.rows) continue;
-      n++;
-      const ra = o * a.cols;
-      const rb = r * b.cols;
-      for (let c = 0; c < b.cols; c++) if (Math.abs((a.cells[ra + c] as number) - (b.cells[rb + c] as number)) > CELL_DIFF) bad++;
+      if (o < 0 || o >= n) continue;
+      rows++;
+      const ra = o * cols;
+      const rb = r * cols;
+      for (let c = 0; c < cols; c++) if (Math.abs((rowsA[ra + c] as number) - (rowsB[rb + c] as number)) > CELL_DIFF) bad++;
     }
-    return n ? bad / n : Number.POSITIVE_INFINITY;
+    return rows ? bad / rows : Number.POSITIVE_INFINITY;
   };
-  let best = 0;
-  let bestCost = cost(0);
-  const range = Math.floor(rows / 2);
+  const none = cost(a.cells, b.cells, b.cols, b.rows, from, 0);
+  let coarse = 0;
+  let best = none;
+  const range = Math.floor((b.rows - from) / 2);
   for (let dy = -range; dy <= range; dy++) {
     if (dy === 0) continue;
-    const c = cost(dy);
-    if (c < bestCost) {
-      best = dy;
-      bestCost = c;
+    const c = cost(a.cells, b.cells, b.cols, b.rows, from, dy);
+    if (c < best) {
+      coarse = dy;
+      best = c;
     }
   }
-  return best;
+  if (!a.strips || !b.strips) return coarse * CELL;
+  let px = 0;
+  let bestPx = cost(a.strips, b.strips, b.cols, b.height, from * CELL, 0, 2);
+  for (let d = coarse * CELL - CELL; d <= coarse * CELL + CELL; d++) {
+    if (d === 0) continue;
+    const c = cost(a.strips, b.strips, b.cols, b.height, from * CELL, d, 2);
+    if (c < bestPx) {
+      px = d;
+      bestPx = c;
+    }
+  }
+  return px;
 }
 
-/** `a` with its rows from `from` down moved by `dy` (cells): what `b` would be if only that shift happened. Rows with nothing to come from stay `a`'s. */
+/**
+ * `a` with its pixel rows from `from` down moved by `dy` (image px), as cells aligned with `b`'s:
+ * what `b` would be if only that shift happened. Rows with nothing to come from stay `a`'s.
+ */
 function shifted(a: Thumb, b: Thumb, from: number, dy: number): Thumb {
   const cells = new Uint8Array(a.cells);
-  for (let r = from; r < b.rows; r++) {
-    const o = r + dy;
-    if (o >= 0 && o < a.rows) cells.set(a.cells.subarray(o * a.cols, (o + 1) * a.cols), r * a.cols);
+  const r0 = Math.floor(from / CELL);
+  const strips = a.strips;
+  if (!strips) {
+    const d = Math.round(dy / CELL);
+    for (let r = r0; r < b.rows; r++) if (r + d >= 0 && r + d < a.rows) cells.set(a.cells.subarray((r + d) * a.cols, (r + d + 1) * a.cols), r * a.cols);
+    return { ...a, cells };
+  }
+  for (let r = r0; r < b.rows; r++) {
+    for (let c = 0; c < a.cols; c++) {
+      let s = 0;
+      let n = 0;
+      for (let y = r * CELL; y < Math.min(b.height, (r + 1) * CELL); y++) {
+        const o = y + dy;
+        const src = o >= 0 && o < a.height ? o : y;
+        s += strips[src * a.cols + c] as number;
+        n++;
+      }
+      cells[r * a.cols + c] = Math.round(s / n);
+    }
   }
   return { ...a, cells };
 }
@@ -281,12 +327,15 @@ export function merge(bands: readonly Band[]): Band[] {
 /** `base` with the rows of `bands` taken from `next`: the pixels the text now stored was read from. */
 export function patch(base: Thumb, next: Thumb, bands: readonly Band[]): Thumb {
   const cells = new Uint8Array(base.cells);
+  const strips = base.strips && next.strips ? new Uint8Array(base.strips) : undefined;
   for (const b of bands) {
     const r0 = Math.floor(b.top / CELL);
     const r1 = Math.min(next.rows, Math.ceil(b.bottom / CELL));
     cells.set(next.cells.subarray(r0 * next.cols, r1 * next.cols), r0 * next.cols);
+    const y1 = Math.min(next.height, r1 * CELL);
+    if (strips && next.strips) strips.set(next.strips.subarray(r0 * CELL * next.cols, y1 * next.cols), r0 * CELL * next.cols);
   }
-  return { ...base, cells };
+  return { ...base, cells, ...(strips ? { strips } : {}) };
 }
 
 /** A 64-bit difference hash (the image shrunk to 9×8, each block brighter than its right neighbour): kept to measure against. */
