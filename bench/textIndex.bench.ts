@@ -5,13 +5,14 @@
  * and capture latency with live indexing on against off.
  *
  * Sizes (environment): SIGHTLINE_BENCH_TEXT_ARCHIVE (screenshots in the archive, default 10,000),
- * SIGHTLINE_BENCH_TEXT_SAMPLE (how many of them are OCR'd, default 24: OCR of the whole archive
- * takes hours on this 2-core machine, so its time is extrapolated from the sample and says so),
+ * SIGHTLINE_BENCH_TEXT_SAMPLE (how many of them are indexed, default 100: the whole archive takes
+ * long on this 2-core machine, so its time is extrapolated from the sample and says so),
+ * SIGHTLINE_BENCH_TEXT_BARE (how many the bare engine reads, default 12),
  * SIGHTLINE_BENCH_TEXT_ROWS (rows of the search index, default 1,000,000; 0 skips).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
@@ -20,7 +21,9 @@ import { KEY_SLOTS, packBoxes } from '../src/main/core/catalog/text.ts';
 import { createCore, type Core } from '../src/main/core/index.ts';
 import { createManicTimeSource } from '../src/main/core/sources/manictime/manictimeSource.ts';
 import { manictimeModule } from '../src/main/core/sources/manictime/module.ts';
+import { decodeGrey } from '../src/main/core/ocr/prepare.ts';
 import { parseQuery, toFtsMatch } from '../src/main/core/text/query.ts';
+import { compare, dHash, hamming, thumbOf, type Thumb } from '../src/main/core/text/screenDiff.ts';
 import { TextSearch } from '../src/main/core/text/search.ts';
 import { coreSettingsShape } from '../src/shared/settings.ts';
 import { FakeSource } from '../tests/support/fakeSource.ts';
@@ -29,10 +32,14 @@ import { moduleFor } from '../tests/support/modules.ts';
 import type { BenchRow, BenchSection } from './types.ts';
 
 const ARCHIVE = Number(process.env.SIGHTLINE_BENCH_TEXT_ARCHIVE ?? 10_000);
-const SAMPLE = Number(process.env.SIGHTLINE_BENCH_TEXT_SAMPLE ?? 24);
+const SAMPLE = Number(process.env.SIGHTLINE_BENCH_TEXT_SAMPLE ?? 100);
+/** Screenshots the bare engine reads (spread over the episode). */
+const BARE_SAMPLE = Number(process.env.SIGHTLINE_BENCH_TEXT_BARE ?? 12);
+/** Screenshots per episode, and the share of its steps that repeat or nearly repeat the screen before. */
+const EPISODE = 50;
+const REPEAT = 0.7;
 const ROWS = Number(process.env.SIGHTLINE_BENCH_TEXT_ROWS ?? 1_000_000);
 const SHOT = { width: 1280, height: 720 };
-const DISTINCT = 12;
 const PER_DAY = 500;
 const OFFSET = 60;
 const OCR_DEFAULTS = coreSettingsShape.ocr.parse({});
@@ -68,32 +75,99 @@ function lineOf(r: () => number, words: number): string {
 
 // ── the archive ────────────────────────────────────────────────────────────────────────────
 
+/** One screenshot of the episode: the page's lines, and the noise of its capture. */
+interface Shot {
+  lines: string[];
+  quality?: number;
+  caret?: { line: number; x: number };
+}
+
 async function textPage(seed: number): Promise<Buffer> {
   const r = rng(seed + 7);
-  const lines = Array.from({ length: 16 }, () => lineOf(r, 9));
+  return renderShot({ lines: Array.from({ length: 16 }, () => lineOf(r, 9)) });
+}
+
+async function renderShot(s: Shot): Promise<Buffer> {
   const parts = [`<rect width="${SHOT.width}" height="${SHOT.height}" fill="#fafafa"/>`, `<rect width="${SHOT.width}" height="32" fill="#dedede"/>`];
-  lines.forEach((l, i) => parts.push(`<text x="40" y="${80 + i * 38}" font-family="DejaVu Sans" font-size="${15 + (i % 3)}" fill="#202020">${l}</text>`));
+  // A line keeps its size wherever it moves (a scroll moves it whole).
+  s.lines.forEach((l, i) => parts.push(`<text x="40" y="${80 + i * 38}" font-family="DejaVu Sans" font-size="${15 + (l.length % 3)}" fill="#202020">${l}</text>`));
+  if (s.caret) parts.push(`<rect x="${s.caret.x}" y="${64 + s.caret.line * 38}" width="1" height="20" fill="#202020"/>`);
   return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${SHOT.width}" height="${SHOT.height}">${parts.join('')}</svg>`))
-    .jpeg({ quality: 80 })
+    .jpeg({ quality: s.quality ?? 80 })
     .toBuffer();
+}
+
+/**
+ * EPISODE screenshots of someone at work: REPEAT of them repeat or nearly repeat the one before
+ * (the same screen; other JPEG noise; a caret blinking; one word typed or changed), the others
+ * show a new page, scroll, or get lines typed in the middle.
+ */
+function episode(seed: number): Shot[] {
+  const r = rng(seed);
+  const page = (): string[] => Array.from({ length: 16 }, () => lineOf(r, 9));
+  let lines = page();
+  const out: Shot[] = [];
+  for (let i = 0; i < EPISODE; i++) {
+    const x = r();
+    const shot: Shot = { lines };
+    if (i === 0 || x >= REPEAT) {
+      const y = r();
+      const k = 1 + Math.floor(r() * 4);
+      if (i === 0 || y < 0.4) lines = page();
+      // Scrolled by k lines, or k lines typed or pasted in the middle (pushing the rest down).
+      else if (y < 0.7) lines = [...lines.slice(k), ...Array.from({ length: k }, () => lineOf(r, 9))];
+      else {
+        const at = Math.floor(r() * 12);
+        lines = [...lines.slice(0, at), ...Array.from({ length: k }, () => lineOf(r, 9)), ...lines.slice(at)].slice(0, 16);
+      }
+    } else if (x < REPEAT * 0.55) {
+      // idle: the same screen
+    } else if (x < REPEAT * 0.7) shot.quality = 60 + Math.floor(r() * 25);
+    else if (x < REPEAT * 0.85) shot.caret = { line: Math.floor(r() * lines.length), x: 40 + Math.floor(r() * 800) };
+    else {
+      const k = Math.floor(r() * lines.length);
+      const words = (lines[k] as string).split(' ');
+      words[Math.floor(r() * words.length)] = zipf(r);
+      lines = lines.map((l, j) => (j === k ? words.join(' ') : l));
+    }
+    shot.lines = lines;
+    out.push(shot);
+  }
+  return out;
 }
 
 interface Archive {
   dataDir: string;
+  /** The image of each screenshot of one episode, in order. */
   images: string[];
   newestDayCount: number;
+  repeatShare: number;
 }
 
-/** ARCHIVE screenshots (hard links to DISTINCT rendered pages), PER_DAY a day, 90 s apart; one app per 10 minutes. */
+/** ARCHIVE screenshots, PER_DAY a day, 90 s apart, the episode over and over (hard links); one app per 10 minutes. */
 async function writeArchive(base: string): Promise<Archive> {
   const dataDir = join(base, 'ManicTime');
   const shots = join(dataDir, 'Screenshots');
   mkdirSync(join(base, 'pages'), { recursive: true });
+  const ep = episode(5);
+  const rendered = new Map<string, string>();
   const images: string[] = [];
-  for (let i = 0; i < DISTINCT; i++) {
-    const p = join(base, 'pages', `${i}.jpg`);
-    writeFileSync(p, await textPage(i));
+  for (const s of ep) {
+    const key = JSON.stringify(s);
+    let p = rendered.get(key);
+    if (!p) {
+      p = join(base, 'pages', `${rendered.size}.jpg`);
+      writeFileSync(p, await renderShot(s));
+      rendered.set(key, p);
+    }
     images.push(p);
+  }
+  let repeats = 0;
+  for (let i = 1; i < ep.length; i++) {
+    const a = ep[i - 1] as Shot;
+    const b = ep[i] as Shot;
+    const changed = a.lines.length !== b.lines.length ? 2 : a.lines.filter((l, k) => l !== b.lines[k]).length;
+    if (changed <= 1) repeats++;
   }
   const days = Math.ceil(ARCHIVE / PER_DAY);
   const start = Date.UTC(2024, 0, 1, 7, 0, 0);
@@ -106,22 +180,26 @@ async function writeArchive(base: string): Promise<Archive> {
     const w = wallClock(utcMs, OFFSET);
     const dir = join(shots, w.date);
     if (n % PER_DAY === 0 || !existsSync(dir)) mkdirSync(dir, { recursive: true });
-    linkSync(images[n % DISTINCT]!, join(dir, screenshotName({ date: w.date, time: w.time, offsetMinutes: OFFSET, ...SHOT, id: id++, monitor: 0 })));
+    linkSync(images[n % images.length]!, join(dir, screenshotName({ date: w.date, time: w.time, offsetMinutes: OFFSET, ...SHOT, id: id++, monitor: 0 })));
     if (n % 5 === 0) {
       const app = apps[(n / 5) % apps.length]!;
       activities.push({ timeline: 'applications', group: app, name: `Window ${n} - ${app}`, startUtcMs: utcMs, endUtcMs: utcMs + 600_000, offsetMinutes: OFFSET });
     }
   }
   createReportsDb(join(dataDir, 'ManicTimeReports.db'), activities);
-  return { dataDir, images, newestDayCount: ARCHIVE - (days - 1) * PER_DAY };
+  return { dataDir, images, newestDayCount: ARCHIVE - (days - 1) * PER_DAY, repeatShare: repeats / (ep.length - 1) };
 }
 
-/** The bare engine: `tesseract` on each image, one at a time, one thread (the indexer's engine and budget). */
+/** The bare engine: `tesseract` on each image, one at a time, one thread, nice 15 (the indexer's engine, budget and priority). */
 async function bareOcr(images: readonly string[], n: number): Promise<number> {
   const t = performance.now();
   for (let i = 0; i < n; i++) {
+    // Spread over the episode: the bare engine reads every screenshot, each a whole page.
+    const image = images[Math.floor((i * images.length) / n) % images.length]!;
     await new Promise<void>((ok, fail) => {
-      const p = spawn('tesseract', [images[i % images.length]!, 'stdout', '-l', 'eng', '--psm', '3', 'tsv'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['ignore', 'ignore', 'ignore'] });
+      const p = spawn('tesseract', [image, 'stdout', '-l', 'eng', '--psm', '3', 'tsv'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['ignore', 'ignore', 'ignore'] });
+      // At the indexer's priority (nice 15): on a shared machine both get the same share of the CPU.
+      if (p.pid) setPriority(p.pid, 15);
       p.once('error', fail);
       p.once('exit', (code) => (code === 0 ? ok() : fail(new Error(`tesseract exit ${code}`))));
     });
@@ -129,11 +207,40 @@ async function bareOcr(images: readonly string[], n: number): Promise<number> {
   return n / ((performance.now() - t) / 1000);
 }
 
+/** What telling a repeat from a change costs per screenshot, and what a 64-bit dHash would see. */
+async function detection(rows: BenchRow[], notes: string[]): Promise<void> {
+  const r = rng(3);
+  const lines = Array.from({ length: 16 }, () => lineOf(r, 9));
+  const a = await renderShot({ lines });
+  const changed = await renderShot({ lines: lines.map((l, i) => (i === 7 ? l.replace(/^\S+/, 'quixotic') : l)) });
+  const noisy = await renderShot({ lines, quality: 60 });
+  const thumb = async (b: Buffer): Promise<Thumb> => {
+    const g = await decodeGrey(b);
+    return thumbOf(g.data, g.width, g.height);
+  };
+  const [ta, tc, tn] = [await thumb(a), await thumb(changed), await thumb(noisy)];
+  const N = 40;
+  let t = performance.now();
+  for (let i = 0; i < N; i++) await decodeGrey(a);
+  const decodeMs = (performance.now() - t) / N;
+  t = performance.now();
+  for (let i = 0; i < N; i++) compare(ta, thumbOf((await decodeGrey(changed)).data, SHOT.width, SHOT.height));
+  const cellsMs = (performance.now() - t) / N;
+  t = performance.now();
+  for (let i = 0; i < N; i++) hamming(dHash(ta), dHash(thumbOf((await decodeGrey(changed)).data, SHOT.width, SHOT.height)));
+  const hashMs = (performance.now() - t) / N;
+  rows.push(
+    { metric: 'change detection per screenshot: decode + 4×4 px cells + compare', value: round(cellsMs, 1), unit: 'ms', ratio: round(cellsMs / hashMs), against: `decode + cells + a 64-bit dHash (${round(hashMs, 1)} ms; the decode alone ${round(decodeMs, 1)} ms)` },
+    { metric: 'one word changed on a 16-line page: dHash bits moved', value: hamming(dHash(ta), dHash(tc)), unit: 'of 64', against: `JPEG q80 → q60 moves ${hamming(dHash(ta), dHash(tn))}; the cells find ${(() => { const c = compare(ta, tc); return c.kind === 'bands' ? `${c.bands.length} band of ${c.bands[0]!.bottom - c.bands[0]!.top} px` : c.kind; })()}, and call the q60 copy ${compare(ta, tn).kind}` },
+  );
+  notes.push('Change detection: a 64-bit perceptual hash costs the same as the cell grid (the decode dominates both) but cannot see a typed word — it moves by as few bits as JPEG noise — nor say where a change is; the grid of 4×4 px cell means does both, so it decides alone (text/screenDiff.ts).');
+}
+
 async function indexing(rows: BenchRow[], notes: string[]): Promise<void> {
   const base = mkdtempSync(join(tmpdir(), 'sightline-bench-textindex-'));
   try {
     const archive = await writeArchive(base);
-    const bare = await bareOcr(archive.images, Math.min(SAMPLE, DISTINCT));
+    const bareBefore = await bareOcr(archive.images, BARE_SAMPLE);
     const module = {
       ...manictimeModule,
       create: (ctx: Parameters<typeof manictimeModule.create>[0]) => createManicTimeSource({ settings: ctx.settings(), archive: ctx.archive, indexDir: ctx.dataDir, env: {} }),
@@ -147,26 +254,40 @@ async function indexing(rows: BenchRow[], notes: string[]): Promise<void> {
       await until(() => core.catalog.text.count() >= SAMPLE + 1, 3_600_000, `${SAMPLE} screenshots indexed`);
       const tSample = performance.now();
       stop();
+      await core.indexer.stop();
+      // The bare engine again after: on a shared machine the load drifts; the faster of the two is the floor.
+      const bare = Math.max(bareBefore, await bareOcr(archive.images, BARE_SAMPLE));
+      const counts = core.catalog.text.reuseCounts();
       const rate = SAMPLE / ((tSample - tFirst) / 1000);
       const firstS = (tFirst - t0) / 1000;
       const newestDayS = firstS + archive.newestDayCount / rate;
+      const bareDayS = firstS + archive.newestDayCount / bare;
       const wholeH = ARCHIVE / rate / 3600;
       rows.push(
         {
-          metric: `indexing throughput, ${SHOT.width}×${SHOT.height} text screenshots (${SAMPLE} of ${ARCHIVE.toLocaleString('en')} read)`,
+          metric: `indexing throughput, ${SHOT.width}×${SHOT.height} text screenshots, ${Math.round(archive.repeatShare * 100)} % repeating or nearly repeating the one before (${SAMPLE} of ${ARCHIVE.toLocaleString('en')} read)`,
           value: round(rate, 3),
           unit: 'frames/s per core',
           ratio: round(rate / bare),
-          against: `bare tesseract CLI, one thread, same images (${round(bare, 3)} frames/s)`,
-          target: '≥ 0.9× the bare engine',
-          pass: rate / bare >= 0.9,
+          against: `bare tesseract CLI on every screenshot, one thread, same images (${round(bare, 3)} frames/s)`,
+          target: '≥ 3× (goal 5×)',
+          pass: rate / bare >= 3,
         },
+        { metric: 'of those, text read whole / taken from the screenshot before / read in changed bands only', value: counts.read, unit: `/ ${counts.same} / ${counts.bands}` },
         { metric: `newest screenshot searchable after (archive of ${ARCHIVE.toLocaleString('en')}: scan + first OCR)`, value: round(firstS, 1), unit: 's' },
-        { metric: `newest day (${archive.newestDayCount} screenshots) searchable after, extrapolated`, value: round(newestDayS / 60, 1), unit: 'min', ratio: round(newestDayS / (firstS + archive.newestDayCount / bare)), against: 'the bare engine reading the same day' },
-        { metric: `whole archive (${ARCHIVE.toLocaleString('en')}) indexed after, extrapolated`, value: round(wholeH, 2), unit: 'h at one core' },
+        {
+          metric: `newest day (${archive.newestDayCount} screenshots) searchable after, extrapolated, one core`,
+          value: round(newestDayS / 60, 2),
+          unit: 'min',
+          ratio: round(newestDayS / bareDayS),
+          against: `the bare engine reading the same day (${round(bareDayS / 60, 1)} min)`,
+          target: '≤ 1 min',
+          pass: newestDayS <= 60,
+        },
+        { metric: `whole archive (${ARCHIVE.toLocaleString('en')}) indexed after, extrapolated`, value: round(wholeH, 2), unit: 'h at one core', ratio: round(rate / bare), against: `the bare engine (${round(ARCHIVE / bare / 3600, 2)} h)` },
       );
       notes.push(
-        `Indexing: a generated ManicTime archive of ${ARCHIVE.toLocaleString('en')} screenshots (${PER_DAY} a day, ${SHOT.width}×${SHOT.height} JPEG, 16 lines of 15–17 px text each; hard links to ${DISTINCT} rendered pages), walked newest first by the real indexer with ocr.cpuBudget 1 (tesseract at nice 15, OMP_THREAD_LIMIT 1). Only the first ${SAMPLE} screenshots were OCR'd: the newest-day and whole-archive times are extrapolated from that rate (the machine has 2 shared cores; the whole archive would take hours).`,
+        `Indexing: a generated ManicTime archive of ${ARCHIVE.toLocaleString('en')} screenshots (${PER_DAY} a day, ${SHOT.width}×${SHOT.height} JPEG, up to 16 lines of 15–17 px text each), an episode of ${EPISODE} screenshots of someone at work repeated (hard links): ${Math.round(REPEAT * 100)} % of steps repeat the screen (idle, other JPEG noise, a caret) or change one word, the others show a new page (40 %), scroll by 1–4 lines (30 %) or get 1–4 lines typed in the middle, pushing the rest down (30 %). Walked newest first by the real indexer with ocr.cpuBudget 1 (tesseract at nice 15, OMP_THREAD_LIMIT 1); the bare engine (also one thread at nice 15) read ${BARE_SAMPLE} screenshots spread over the episode just before and again just after, and the faster of the two runs is the floor. Only the first ${SAMPLE} screenshots were indexed: the newest-day and whole-archive times are extrapolated from that rate (the machine has 2 shared cores).`,
       );
     } finally {
       await core.close();
@@ -358,6 +479,7 @@ export default async function run(): Promise<BenchSection> {
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   const only = process.env.SIGHTLINE_BENCH_TEXT_PARTS?.split(',') ?? ['indexing', 'search', 'capture'];
+  if (only.includes('indexing')) await detection(rows, notes);
   if (only.includes('indexing')) await indexing(rows, notes);
   if (only.includes('search')) await searching(rows, notes);
   if (only.includes('capture')) await captureLatency(rows, notes);

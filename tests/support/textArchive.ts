@@ -20,6 +20,10 @@ export interface TextShotSpec {
   title: string;
   document?: string;
   monitor?: number;
+  /** JPEG quality (default 85): another quality gives the same screen with other JPEG noise. */
+  quality?: number;
+  /** A 1 px text caret drawn at x on the line's band. */
+  caret?: { line: number; x: number };
 }
 
 export interface TextShot extends TextShotSpec {
@@ -46,7 +50,11 @@ function esc(s: string): string {
 }
 
 /** A screenshot with `lines` drawn on it, as JPEG (ManicTime's format), and each line's band. */
-export async function textScreenshot(lines: readonly string[], size = TEXT_SHOT_SIZE): Promise<{ jpeg: Buffer; bands: { top: number; bottom: number }[] }> {
+export async function textScreenshot(
+  lines: readonly string[],
+  size = TEXT_SHOT_SIZE,
+  o: Pick<TextShotSpec, 'quality' | 'caret'> = {},
+): Promise<{ jpeg: Buffer; bands: { top: number; bottom: number }[] }> {
   const parts = [`<rect width="${size.width}" height="${size.height}" fill="#f7f7f7"/>`, `<rect width="${size.width}" height="24" fill="#dcdcdc"/>`];
   const bands: { top: number; bottom: number }[] = [];
   lines.forEach((line, i) => {
@@ -54,8 +62,9 @@ export async function textScreenshot(lines: readonly string[], size = TEXT_SHOT_
     parts.push(`<text x="24" y="${baseline}" font-family="DejaVu Sans" font-size="${FONT_SIZE}" fill="#1a1a1a" xml:space="preserve">${esc(line)}</text>`);
     bands.push({ top: TOP + i * LINE_HEIGHT, bottom: TOP + (i + 1) * LINE_HEIGHT });
   });
+  if (o.caret) parts.push(`<rect x="${o.caret.x}" y="${TOP + o.caret.line * LINE_HEIGHT + 8}" width="1" height="${LINE_HEIGHT - 16}" fill="#1a1a1a"/>`);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">${parts.join('')}</svg>`;
-  const jpeg = await sharp(Buffer.from(svg)).removeAlpha().jpeg({ quality: 85 }).toBuffer();
+  const jpeg = await sharp(Buffer.from(svg)).removeAlpha().jpeg({ quality: o.quality ?? 85 }).toBuffer();
   return { jpeg, bands };
 }
 
@@ -73,7 +82,7 @@ export async function createTextArchive(base: string, specs: readonly TextShotSp
   for (const s of specs) {
     const dayDir = join(screenshotsDir, s.date);
     mkdirSync(dayDir, { recursive: true });
-    const { jpeg, bands } = await textScreenshot(s.lines);
+    const { jpeg, bands } = await textScreenshot(s.lines, TEXT_SHOT_SIZE, s);
     const spec = { date: s.date, time: s.time, offsetMinutes, ...TEXT_SHOT_SIZE, id: ++id, monitor: s.monitor ?? 0 };
     const full = join(dayDir, screenshotName(spec));
     writeFileSync(full, jpeg);

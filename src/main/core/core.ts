@@ -132,6 +132,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     store: catalog.text,
     frames: { find: (ref) => catalog.frames.get(ref), countOwn: () => catalog.frames.count({ external: false, rootOnly: true }) },
     read: (ref, signal) => text.readFrame(ref, { signal, priority: 'background' }),
+    look: {
+      image: (ref) => frames.textImage(ref),
+      // The port refuses when OCR is off (UNSUPPORTED): the indexer waits.
+      recognize: (image, o) => (options.ocr ?? ocr).recognize(image, { ...o, priority: 'background' }),
+    },
     archives: archivesFor,
     refresh: (name, signal) => history.refreshArchive(name, signal),
     settings: () => settings.values().ocr,

@@ -129,12 +129,25 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    version: 7,
+    version: 6,
     name: 'what an action aimed at, by name',
     up: `
       -- The target's title and app when the action was made (JSON {title, app}): a closed tab or an
       -- unplugged device still reads by name in the log.
       ALTER TABLE activity ADD COLUMN target_label TEXT;
+    `,
+  },
+  {
+    version: 7,
+    name: 'near-identical screens in the text index',
+    up: `
+      -- screen: the ref of the frame whose screen this one shows, up to noise (its own ref when its
+      -- text was read); consecutive frames of one target that share it are near-identical, so a
+      -- timeline can fold them. A key only, never joined: the frame it names may be gone.
+      ALTER TABLE frame_text_meta ADD COLUMN screen TEXT;
+      -- How the text was had: 0 read whole by OCR, 1 the same screen as the frame before (no OCR),
+      -- 2 only the changed bands read, the rest kept.
+      ALTER TABLE frame_text_meta ADD COLUMN reuse INTEGER NOT NULL DEFAULT 0;
     `,
   },
 ];

@@ -25,7 +25,13 @@ export interface FrameTextEntry {
   label: FrameLabel;
   status: TextStatus;
   engine?: string;
+  /** The frame whose screen this one shows up to noise (its own ref when read whole or in part). */
+  screen?: string;
+  /** How the text was had (text/frameReader.ts): read whole, the same as the frame before, or changed bands read. */
+  reuse?: 'read' | 'same' | 'bands';
 }
+
+const REUSE_CODE = { read: 0, same: 1, bands: 2 } as const;
 
 export interface TextSearchQuery {
   /** An FTS5 expression (built by src/main/core/text/query.ts, never raw user input). */
@@ -57,6 +63,25 @@ interface HitRow extends FrameRow {
   t_app: string;
   t_document: string;
   t_boxes: Buffer | null;
+}
+
+/**
+ * Frames (in the order shown, e.g. newest first) folded into runs of near-identical ones: a run
+ * goes on while the next frame has the same target and the same screen key (`screens`, from
+ * FrameTextStore.screens). A frame without a key (no text yet) is a run of its own.
+ */
+export function screenRuns<F extends { ref: string; target: string }>(frames: readonly F[], screens: ReadonlyMap<string, string>): F[][] {
+  const runs: F[][] = [];
+  let key: string | undefined;
+  for (const f of frames) {
+    const screen = screens.get(f.ref);
+    const k = screen === undefined ? undefined : `${f.target}\u0000${screen}`;
+    const last = runs[runs.length - 1];
+    if (last && k !== undefined && k === key) last.push(f);
+    else runs.push([f]);
+    key = k;
+  }
+  return runs;
 }
 
 export function timeKey(ms: number): number {
@@ -108,9 +133,9 @@ export class FrameTextStore {
         source: f.source,
       });
       c.query(
-        `INSERT INTO frame_text_meta (ref, key, status, engine, boxes, indexed_at) VALUES (@ref, @key, @status, @engine, @boxes, @at)
-         ON CONFLICT (ref) DO UPDATE SET status = excluded.status, engine = excluded.engine, boxes = excluded.boxes, indexed_at = excluded.indexed_at`,
-      ).run({ ref: e.ref, key, status: e.status === 'read' ? 1 : 2, engine: e.engine ?? null, boxes: packBoxes(e.boxes), at: Date.now() });
+        `INSERT INTO frame_text_meta (ref, key, status, engine, boxes, indexed_at, screen, reuse) VALUES (@ref, @key, @status, @engine, @boxes, @at, @screen, @reuse)
+         ON CONFLICT (ref) DO UPDATE SET status = excluded.status, engine = excluded.engine, boxes = excluded.boxes, indexed_at = excluded.indexed_at, screen = excluded.screen, reuse = excluded.reuse`,
+      ).run({ ref: e.ref, key, status: e.status === 'read' ? 1 : 2, engine: e.engine ?? null, boxes: packBoxes(e.boxes), at: Date.now(), screen: e.screen ?? e.ref, reuse: REUSE_CODE[e.reuse ?? 'read'] });
       return old ? 'replaced' : 'added';
     })();
     // Counted once committed (a transaction that throws leaves the count as it was).
@@ -161,6 +186,26 @@ export class FrameTextStore {
   has(ref: string): boolean {
     if (this.#c.closed()) return false;
     return this.#c.query('SELECT 1 FROM frame_text_meta WHERE ref = @ref').get({ ref }) !== undefined;
+  }
+
+  /**
+   * The screen key of each of `refs` that has text: consecutive frames of one target with the same
+   * key show the same screen up to noise (a caret, a clock, JPEG), so a timeline can fold them.
+   * Frames indexed before the key existed answer their own ref; frames without text are absent.
+   */
+  screens(refs: readonly string[]): Map<string, string> {
+    if (refs.length === 0 || this.#c.closed()) return new Map();
+    const rows = this.#c.query('SELECT ref, coalesce(screen, ref) AS screen FROM frame_text_meta WHERE ref IN (SELECT value FROM json_each(@refs))').all({ refs: JSON.stringify(refs) }) as { ref: string; screen: string }[];
+    return new Map(rows.map((r) => [r.ref, r.screen]));
+  }
+
+  /** How many frames' text was read whole, taken from the frame before, or read in bands. */
+  reuseCounts(): Record<'read' | 'same' | 'bands', number> {
+    const out = { read: 0, same: 0, bands: 0 };
+    if (this.#c.closed()) return out;
+    const rows = this.#c.query('SELECT reuse, count(*) AS n FROM frame_text_meta WHERE status = 1 GROUP BY reuse').all({}) as { reuse: number; n: number }[];
+    for (const r of rows) out[r.reuse === 1 ? 'same' : r.reuse === 2 ? 'bands' : 'read'] += r.n;
+    return out;
   }
 
   /** Which of `refs` have text already. */

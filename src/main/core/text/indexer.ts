@@ -23,6 +23,7 @@ import type { FrameTextEntry } from '../catalog/text.ts';
 import type { FrameLabel, FrameRecord } from '../catalog/types.ts';
 import type { ArchiveExtent } from '../sources/source.ts';
 import { applyExclusions, skipReason, type Skip } from './exclusions.ts';
+import { FrameReader } from './frameReader.ts';
 import { indexedText } from './indexText.ts';
 import { archivesDone, searchable } from './indexProgress.ts';
 import { DEFAULT_TIMING, type Cursor, type IndexerArchive, type IndexerTiming, type TextIndexerDeps } from './indexerPorts.ts';
@@ -51,6 +52,8 @@ export class TextIndexer {
   readonly #d: TextIndexerDeps;
   readonly #t: IndexerTiming;
   readonly #slots = new Slots(1);
+  /** Reads only what changed on a screen since its last frame read (when handed the frames' images). */
+  readonly #reader: FrameReader | undefined;
   readonly #queue: string[] = [];
   readonly #queued = new Set<string>();
   readonly #upper = new Map<string, { before?: number; top: number }>();
@@ -75,6 +78,7 @@ export class TextIndexer {
   constructor(deps: TextIndexerDeps) {
     this.#d = deps;
     this.#t = { ...DEFAULT_TIMING, ...deps.timing };
+    this.#reader = deps.look ? new FrameReader(deps.look) : undefined;
   }
 
   get running(): boolean {
@@ -117,6 +121,7 @@ export class TextIndexer {
     if (!run) return this.#stopping ?? Promise.resolve();
     this.#run = undefined;
     run.ctrl.abort();
+    this.#reader?.forget();
     this.#wake?.();
     const chain: Promise<void> = Promise.all([this.#stopping, run.done]).then(
       () => {
@@ -146,6 +151,7 @@ export class TextIndexer {
     try {
       const n = applyExclusions(this.#d.store, this.#d.settings().excludeApps);
       if (n > 0) {
+        this.#reader?.forget();
         this.#d.log(`[sightline] text index: deleted the text of ${n} frame(s) of newly excluded apps (ocr.excludeApps)`);
         this.#changed();
       }
@@ -370,8 +376,8 @@ export class TextIndexer {
     this.#changed();
     let entry: Omit<FrameTextEntry, 'ref' | 'label'>;
     try {
-      const { items } = await this.#d.read(ref, signal);
-      entry = { ...indexedText(items, frame), status: 'read' };
+      const got = this.#reader ? await this.#reader.read(ref, signal) : { ...indexedText((await this.#d.read(ref, signal)).items, frame), reuse: 'read' as const, screen: ref };
+      entry = { text: got.text, boxes: got.boxes, status: 'read', reuse: got.reuse, screen: got.screen };
       this.#attempts.delete(ref);
     } catch (e) {
       if (signal.aborted) throw e;

@@ -7,6 +7,7 @@ import type { CoreSettings } from '../../../shared/settings.ts';
 import type { FrameTextEntry } from '../catalog/text.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 import type { HistoryPort, TextItem } from '../sources/source.ts';
+import type { FrameLook } from './frameReader.ts';
 import type { BusySignal } from '../util/busy.ts';
 
 export type OcrSettings = CoreSettings['ocr'];
@@ -35,6 +36,8 @@ export interface TextIndexerDeps {
   frames: { find(ref: string): FrameRecord | undefined; countOwn(): number };
   /** OCR of a stored frame, boxes in its source space (ScreenText.readFrame at background priority). */
   read(ref: string, signal: AbortSignal): Promise<{ items: TextItem[] }>;
+  /** A frame's image and the background OCR: when given, only what changed on a screen is read (frameReader.ts), not `read`. */
+  look?: FrameLook;
   /** The enabled archives that can be walked for text. */
   archives(): Promise<IndexerArchive[]>;
   /** Bring an archive's own index up to date before walking it. */

@@ -1,0 +1,196 @@
+/**
+ * Change detection between screenshots of one screen, on real rendered JPEGs: JPEG noise, a
+ * caret and a clock in the menu bar are the same screen; a changed digit or a new line gives a
+ * band of whole text lines, full width; another size or half the screen is different. A 64-bit
+ * dHash, measured beside it, cannot see a changed word. And the merge of kept and re-read words.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { decodeGrey } from '../../../src/main/core/ocr/prepare.ts';
+import { mergeText } from '../../../src/main/core/text/frameReader.ts';
+import { CELL, compare, components, dHash, hamming, merge, negligible, patch, thumbOf, type Thumb } from '../../../src/main/core/text/screenDiff.ts';
+import { screenRuns } from '../../../src/main/core/catalog/text.ts';
+import { TEXT_SHOT_SIZE, textScreenshot } from '../../support/textArchive.ts';
+
+const LINES = ['Quarterly budget review with the finance team', 'Invoice 4411 was paid by Contoso yesterday', 'Run the tests before tagging'];
+
+async function thumb(image: Buffer): Promise<Thumb> {
+  const g = await decodeGrey(image);
+  return thumbOf(g.data, g.width, g.height);
+}
+
+/** The screenshot with a rectangle drawn on it (a caret, a clock's digits). */
+async function drawn(jpeg: Buffer, r: { x: number; y: number; width: number; height: number; text?: string }): Promise<Buffer> {
+  const { width, height } = TEXT_SHOT_SIZE;
+  const shape = r.text
+    ? `<text x="${r.x}" y="${r.y + r.height - 3}" font-family="DejaVu Sans" font-size="${r.height - 4}" fill="#202020">${r.text}</text>`
+    : `<rect x="${r.x}" y="${r.y}" width="${r.width}" height="${r.height}" fill="#101010"/>`;
+  const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${shape}</svg>`);
+  return sharp(jpeg).composite([{ input: svg }]).jpeg({ quality: 85 }).toBuffer();
+}
+
+describe('compare', () => {
+  it('calls the same screen the same through JPEG noise, a caret and a clock in the menu bar', async () => {
+    const { jpeg } = await textScreenshot(LINES);
+    const base = await thumb(jpeg);
+    const noisy = await sharp(jpeg).jpeg({ quality: 55 }).toBuffer();
+    expect(compare(base, await thumb(noisy))).toEqual({ kind: 'same' });
+    // A 1 px caret at the end of the second line (x = 4k + 1: one cell column).
+    expect(compare(base, await thumb(await drawn(jpeg, { x: 453, y: 72, width: 1, height: 22 })))).toEqual({ kind: 'same' });
+    // A clock in the bar along the top edge.
+    expect(compare(base, await thumb(await drawn(jpeg, { x: 820, y: 2, width: 60, height: 20, text: '14:05' })))).toEqual({ kind: 'same' });
+  });
+
+  it('reads again only the band of whole text lines where a digit changed, full width', async () => {
+    const a = await textScreenshot(LINES);
+    const b = await textScreenshot([LINES[0] as string, 'Invoice 4412 was paid by Contoso yesterday', LINES[2] as string]);
+    const got = compare(await thumb(a.jpeg), await thumb(b.jpeg), a.bands);
+    expect(got.kind).toBe('bands');
+    if (got.kind !== 'bands') return;
+    expect(got.bands).toHaveLength(1);
+    const band = got.bands[0] as { top: number; bottom: number };
+    const line = a.bands[1] as { top: number; bottom: number };
+    // The whole second line, not the first nor the third.
+    expect(band.top).toBeLessThanOrEqual(line.top + 8);
+    expect(band.bottom).toBeGreaterThanOrEqual(line.bottom - 8);
+    expect(band.top).toBeGreaterThan((a.bands[0] as { top: number }).top + 10);
+    expect(band.bottom).toBeLessThan((a.bands[2] as { bottom: number }).bottom - 10);
+    expect(got.share).toBeLessThan(0.25);
+  });
+
+  it('a new line is a band of its own; another size or a new page is different', async () => {
+    const a = await textScreenshot(LINES);
+    const c = await textScreenshot([...LINES, 'a new line typed here']);
+    const got = compare(await thumb(a.jpeg), await thumb(c.jpeg), a.bands);
+    expect(got).toMatchObject({ kind: 'bands', bands: [expect.objectContaining({})] });
+    if (got.kind === 'bands') expect((got.bands[0] as { top: number }).top).toBeGreaterThanOrEqual((a.bands[2] as { bottom: number }).bottom - 8);
+    const other = await textScreenshot(['Lunch menu of the canteen today', 'Pumpkin soup and bread', 'Apple pie', 'Coffee and tea', 'Closed on Sunday']);
+    expect(compare(await thumb(a.jpeg), await thumb(other.jpeg), a.bands)).toEqual({ kind: 'different' });
+    const small = await textScreenshot(LINES, { width: 600, height: 300 });
+    expect(compare(await thumb(a.jpeg), await thumb(small.jpeg))).toEqual({ kind: 'different' });
+  });
+
+  it('a line deleted (or a scroll) shifts the lines below: only what appeared is read, not every moved line', async () => {
+    const six = [...LINES, 'Lunch menu of the canteen today', 'Pumpkin soup and bread', 'Apple pie for dessert'];
+    const a = await textScreenshot(six);
+    const b = await textScreenshot([six[0], six[2], six[3], six[4], six[5], 'Coffee and tea'] as string[]);
+    const got = compare(await thumb(a.jpeg), await thumb(b.jpeg), a.bands);
+    expect(got).toMatchObject({ kind: 'bands', shift: { from: expect.any(Number), dy: 40 } });
+    if (got.kind !== 'bands') return;
+    // The last line (new) is read; the moved lines are not.
+    expect(got.share).toBeLessThan(0.3);
+    expect(got.bands.some((x) => x.bottom >= (a.bands[5] as { bottom: number }).bottom - 8)).toBe(true);
+    expect(got.bands.every((x) => x.top >= (a.bands[3] as { top: number }).top)).toBe(true);
+  });
+
+  it('a scroll by a number of px that is not a multiple of the cell is found to the pixel', async () => {
+    const six = [...LINES, 'Lunch menu of the canteen today', 'Pumpkin soup and bread', 'Apple pie for dessert'];
+    const a = await textScreenshot(six);
+    // The same page scrolled up by 23 px under a fixed 24 px bar (the bar stays, the text moves).
+    const { width, height } = TEXT_SHOT_SIZE;
+    const page = await sharp(a.jpeg).extract({ left: 0, top: 24 + 23, width, height: height - 24 - 23 }).toBuffer();
+    const scrolled = await sharp(a.jpeg)
+      .composite([
+        { input: page, left: 0, top: 24 },
+        { input: { create: { width, height: 23, channels: 3, background: '#f7f7f7' } }, left: 0, top: height - 23 },
+      ])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const got = compare(await thumb(a.jpeg), await thumb(scrolled), a.bands);
+    expect(got).toMatchObject({ kind: 'bands', shift: { dy: 23 } });
+  });
+
+  it('a 64-bit dHash does not see a changed word (why the cells are compared instead)', async () => {
+    const a = await textScreenshot(LINES);
+    const b = await textScreenshot([LINES[0] as string, 'Invoice 9977 was paid by Fabrikam yesterday', LINES[2] as string]);
+    const ta = await thumb(a.jpeg);
+    const tb = await thumb(b.jpeg);
+    expect(hamming(dHash(ta), dHash(tb))).toBeLessThanOrEqual(2);
+    expect(compare(ta, tb, a.bands).kind).toBe('bands');
+  });
+});
+
+describe('cells, groups and bands', () => {
+  it('groups changed cells 8-connected; a one-cell-wide group or a small one in an edge bar carries no word', () => {
+    const cols = 10;
+    const rows = 40;
+    const mask = new Uint8Array(cols * rows);
+    for (const [x, y] of [
+      [1, 14],
+      [2, 15],
+      [5, 20],
+      [5, 21],
+      [5, 22],
+    ] as const)
+      mask[y * cols + x] = 1;
+    const groups = components(mask, cols, rows);
+    expect(groups).toEqual([
+      { x0: 1, y0: 14, x1: 2, y1: 15 },
+      { x0: 5, y0: 20, x1: 5, y1: 22 },
+    ]);
+    expect(negligible(groups[0] as never, { rows })).toBe(false);
+    expect(negligible(groups[1] as never, { rows })).toBe(true);
+    // 2 cells wide, in the top 48 px: a clock.
+    expect(negligible({ x0: 3, y0: 1, x1: 4, y1: 3 }, { rows: 100 })).toBe(true);
+    expect(negligible({ x0: 3, y0: 40, x1: 4, y1: 43 }, { rows: 100 })).toBe(false);
+    expect(48 / CELL).toBe(12);
+  });
+
+  it('merges overlapping and nearly touching bands, top to bottom', () => {
+    expect(
+      merge([
+        { top: 100, bottom: 140 },
+        { top: 10, bottom: 40 },
+        { top: 130, bottom: 160 },
+        { top: 45, bottom: 60 },
+        { top: 300, bottom: 320 },
+      ]),
+    ).toEqual([
+      { top: 10, bottom: 60 },
+      { top: 100, bottom: 160 },
+      { top: 300, bottom: 320 },
+    ]);
+  });
+
+  it('patch takes the rows of the bands from the new screenshot, the rest from the base', () => {
+    const a: Thumb = { width: 8, height: 16, cols: 2, rows: 4, cells: new Uint8Array(8).fill(10) };
+    const b: Thumb = { ...a, cells: new Uint8Array(8).fill(200) };
+    expect([...patch(a, b, [{ top: 4, bottom: 8 }]).cells]).toEqual([10, 10, 200, 200, 10, 10, 10, 10]);
+  });
+});
+
+describe('mergeText', () => {
+  it('keeps the words outside the bands, takes those read inside, lines top to bottom', () => {
+    const before = { text: 'alpha beta\ngamma delta\nomega', boxes: [10, 10, 40, 12, 60, 10, 40, 12, 10, 50, 40, 12, 60, 50, 40, 12, 10, 90, 40, 12] };
+    const fresh = { text: 'gamma epsilon\nstray', boxes: [10, 51, 40, 12, 60, 51, 50, 12, 10, 200, 30, 12] };
+    const out = mergeText(before, fresh, [{ top: 40, bottom: 70 }]);
+    expect(out.text).toBe('alpha beta\ngamma epsilon\nomega');
+    expect(out.boxes).toEqual([10, 10, 40, 12, 60, 10, 40, 12, 10, 51, 40, 12, 60, 51, 50, 12, 10, 90, 40, 12]);
+  });
+});
+
+describe('mergeText after a shift', () => {
+  it('moves the words below the shift with the content, drops those scrolled out, reads the band', () => {
+    const before = { text: 'head\ngone\nmoved\nlast', boxes: [10, 10, 40, 12, 10, 50, 40, 12, 10, 90, 40, 12, 10, 130, 40, 12] };
+    const fresh = { text: 'fresh', boxes: [10, 131, 40, 12] };
+    const out = mergeText(before, fresh, [{ top: 125, bottom: 150 }], { from: 40, dy: 40 }, 160);
+    expect(out.text).toBe('head\nmoved\nlast\nfresh');
+    expect(out.boxes).toEqual([10, 10, 40, 12, 10, 50, 40, 12, 10, 90, 40, 12, 10, 131, 40, 12]);
+  });
+});
+
+describe('screenRuns', () => {
+  it('folds consecutive frames of one target with one screen key; a frame without text stands alone', () => {
+    const f = (ref: string, target = 't1'): { ref: string; target: string } => ({ ref, target });
+    const frames = [f('a'), f('b'), f('c'), f('d', 't2'), f('e'), f('g'), f('h')];
+    const screens = new Map([
+      ['a', 'a'],
+      ['b', 'a'],
+      ['c', 'c'],
+      ['d', 'c'],
+      ['e', 'c'],
+      ['h', 'c'],
+    ]);
+    expect(screenRuns(frames, screens).map((r) => r.map((x) => x.ref).join(''))).toEqual(['ab', 'c', 'd', 'e', 'g', 'h']);
+  });
+});
