@@ -1,5 +1,5 @@
 /**
- * Load (issue 15): 8 `sightline mcp` clients relayed to one `sightline serve`, all capturing the
+ * Load: 8 `sightline mcp` clients relayed to one `sightline serve`, all capturing the
  * same Chromium tab at once, as the hostile test did. Captures asking for the same thing while
  * one is in flight share it (one screenshot, one row). Against, in the same run: one client
  * capturing alone (the p95 target), and the same 8 clients each asking for a different size,

@@ -1,5 +1,5 @@
 /**
- * The strict action JSON the model answers with (seed 004: click / noop / done, with why and
+ * The strict action JSON the model answers with (click / noop / done, with why and
  * confidence), extended with type, key and scroll, and click by node or text where the server's
  * tools accept them. Parsing and the safety checks are pure.
  */
@@ -102,7 +102,7 @@ export interface Size {
   height: number;
 }
 
-/** DESIGN.md: a point is inside a frame when 0 ≤ x < width and 0 ≤ y < height. */
+/** A point is inside a frame when 0 ≤ x < width and 0 ≤ y < height (as the gate judges it). */
 export function pointOf(a: Action): { x: number; y: number } | undefined {
   return 'x' in a && a.x !== undefined && 'y' in a && a.y !== undefined ? { x: a.x, y: a.y } : undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * The see → decide → act loop (seed 004): capture a small image, send it with the goal, the
+ * The see → decide → act loop: capture a small image, send it with the goal, the
  * step history and the last outcome, parse one strict action, check it, act through Sightline,
  * repeat. Every stop is decided before anything is acted on, so nothing happens after a stop.
  */
@@ -97,7 +97,7 @@ export interface RunSummary {
   steps: StepRecord[];
 }
 
-/** source = origin + image × scale (DESIGN.md). */
+/** source = origin + image × scale (the frame's mapping, image/mapping.ts). */
 export function mapToSource(frame: FrameInfo, p: { x: number; y: number }): { x: number; y: number } {
   const r = (n: number): number => Math.round(n * 100) / 100;
   return { x: r(frame.origin.x + p.x * frame.scale), y: r(frame.origin.y + p.y * frame.scale) };

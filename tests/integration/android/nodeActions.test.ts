@@ -1,5 +1,5 @@
 /**
- * Actions an agent can trust (issue 11), on fake devices through the real adb server: node ids that
+ * Actions an agent can trust, on fake devices through the real adb server: node ids that
  * stay valid across dumps and follow their element, nodes found again and scrolled into view before
  * a tap, NODE_NOT_FOUND for what is gone, what a tap hit, what received typed text and its value
  * read back, NO_FOCUSED_INPUT, the keyboard, readText, and drags chosen by SDK.

@@ -1,5 +1,5 @@
 /**
- * Actions an agent can trust (issue 11), on a real Chromium at devicePixelRatio 2: a scroll
+ * Actions an agent can trust, on a real Chromium at devicePixelRatio 2: a scroll
  * re-maps a frame's points through page coordinates, node ids are handles found again at their
  * current box, and every action says what it hit, what received the text, whether the page
  * navigated, a dialog opened or the title changed, and which region changed.

@@ -65,7 +65,7 @@ async function imagePoint(selector: string): Promise<{ x: number; y: number }> {
 
 const clicked = (): Promise<string[]> => evalIn<string[]>(c, 'window.state.clicked');
 
-describe('issue 11 through MCP', () => {
+describe('actions an agent can trust, through MCP', () => {
   it('scroll, then click in the earlier frame: lands on the element seen, and says the page scrolled', async () => {
     const { s } = await ok('capture', { target: c.target });
     const at = await imagePoint('#b5');
@@ -145,7 +145,7 @@ describe('issue 11 through MCP', () => {
   });
 });
 
-describe('issue 12 through MCP', () => {
+describe('navigation, tabs, forms and dialogs, through MCP', () => {
   it('the form task: field, submit, a button 3,000 px down, in at most 5 calls', async () => {
     const calls: string[] = [];
     const run = async (name: string, args: Record<string, unknown>): Promise<Answer> => {
@@ -222,7 +222,7 @@ describe('issue 12 through MCP', () => {
   });
 });
 
-describe('find_text (issue 13)', () => {
+describe('find_text', () => {
   interface Found {
     frameRef: string;
     via: string;

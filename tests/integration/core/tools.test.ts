@@ -19,7 +19,7 @@ describe('MCP tools over an in-memory fake source', () => {
     return r.structuredContent as { frame: { ref: string; image: { width: number; height: number }; scale: number; origin: { x: number; y: number } }; estimatedTokens: number };
   }
 
-  it('lists the tools of the DESIGN surface, a source-specific one only for its source', async () => {
+  it('lists the MCP surface, a source-specific tool only for its source', async () => {
     const { tools } = await h.client.listTools();
     const names = tools.map((t) => t.name);
     for (const n of ['list_targets', 'capture', 'click', 'type_text', 'press_key', 'scroll', 'focus_window', 'get_ui_tree', 'list_screenshots', 'get_screenshot', 'crop_screenshot']) expect(names).toContain(n);

@@ -1,4 +1,4 @@
-/** A stored frame as agents see it (the DESIGN contract) and as the dashboard lists it. */
+/** A stored frame as agents see it (the frame descriptor of the MCP tools) and as the dashboard lists it. */
 import type { FrameSummary } from '../../../shared/api.ts';
 import type { FrameDescriptor, ScreenActivity } from '../../../shared/frame.ts';
 import type { FrameRecord } from '../catalog/types.ts';

@@ -5,7 +5,7 @@
 import { SightlineError } from '../../../shared/errors.ts';
 import type { Size } from '../../../shared/frame.ts';
 
-/** Seed 003: 1000 px on the long edge is enough for UI work and leaves room for many images. */
+/** 1000 px on the long edge is enough for UI work and leaves room for many images in a model's context. */
 export const DEFAULT_MAX_DIMENSION = 1000;
 
 export type ModelProfileName = 'default' | 'claude';

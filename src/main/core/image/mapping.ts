@@ -1,6 +1,6 @@
 /**
  * Mapping between a frame's image pixels and its source's input space
- * (`source = origin + image × scale`, DESIGN.md "The one contract every source shares").
+ * (`source = origin + image × scale`, the one mapping every source shares).
  *
  * A coordinate names a *point*, not a pixel's centre: image point (x, y) maps to
  * origin + (x, y) × scale, so image pixel (x, y) maps to the top-left corner of the source

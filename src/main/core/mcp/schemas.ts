@@ -1,4 +1,4 @@
-/** Output schemas shared by tool families (the frame descriptor is the contract of DESIGN.md). */
+/** Output schemas shared by tool families (the frame descriptor is the contract every image answer keeps). */
 import { z } from 'zod';
 import { EMPTY_REASONS } from '../../../shared/frame.ts';
 

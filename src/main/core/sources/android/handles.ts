@@ -1,5 +1,5 @@
 /**
- * UI-tree node ids that stay valid across dumps (issue 11). `uiautomator dump` has no stable
+ * UI-tree node ids that stay valid across dumps. `uiautomator dump` has no stable
  * handles, so each device keeps a map id → fingerprint (nodeIdentity.ts, computed on the whole
  * dump). Every new dump is adopted: each element that was in the previous dump keeps its id
  * (found again by its fingerprint: unchanged at its place first, then by relocate()), every other

@@ -1,5 +1,5 @@
 /**
- * Keeping an Android UI-tree node id valid across captures (issue 11): `uiautomator dump` gives
+ * Keeping an Android UI-tree node id valid across captures: `uiautomator dump` gives
  * no stable handles, so a node handed out earlier is found again in a fresh dump by what
  * identifies it — its resource-id, its text or content-desc, its class and its position in the
  * hierarchy — and never by position alone when it had a name. In order:

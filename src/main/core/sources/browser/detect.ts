@@ -15,7 +15,7 @@ export interface BrowserExecutable {
 /** Ports a user typically starts Chrome with (`--remote-debugging-port=9222`). */
 export const USUAL_DEBUG_PORTS = [9222, 9223] as const;
 
-/** Flags every launch gets (DESIGN.md "Facts"): no first-run UI, no background traffic. */
+/** Flags every launch gets: no first-run UI, no background traffic. */
 export const BASE_LAUNCH_FLAGS = [
   '--no-first-run',
   '--no-default-browser-check',

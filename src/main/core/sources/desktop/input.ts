@@ -2,7 +2,7 @@
  * Input to windows and displays: nut-js moves the mouse and presses keys; on X11, xdotool types
  * text exactly (nut-js' type() loses Shift on symbols and drops non-ASCII there) and raises
  * windows. Every input is serialised (there is one mouse) and preceded by the window checks of
- * seed 004: it exists, its bounds are sane, it is focused, the point lies inside it.
+ * window checks: it exists, its bounds are sane, it is focused, the point lies inside it.
  */
 import { Mutex } from 'async-mutex';
 import { SightlineError } from '../../../../shared/errors.ts';
@@ -18,7 +18,7 @@ import { requirePoint, settle } from '../aim.ts';
 import type { DesktopTree } from './tree/desktopTree.ts';
 import { resolveAims } from './tree/locate.ts';
 
-/** The seed-004 rule: input lands inside the target, or not at all (a drag's end too). */
+/** Input lands inside the target, or not at all (a drag's end too). */
 function checkPoint(action: SourceAction, bounds: Rect): void {
   const points = ['point' in action ? action.point : undefined, action.kind === 'drag' ? action.to : undefined];
   for (const point of points) {
