@@ -13,7 +13,7 @@ const problem = (text: string): string => {
 };
 
 describe('parseAction', () => {
-  it('reads the seed\'s strict JSON, with the extensions', () => {
+  it('reads the strict action JSON, with the extensions', () => {
     expect(ok('{"action":"click","x":123,"y":456,"done":false,"why":"Click Continue","confidence":0.8}')).toEqual({ action: 'click', x: 123, y: 456, done: false, why: 'Click Continue', confidence: 0.8 });
     expect(ok('{"action":"type","text":"a b","why":"w","confidence":1}')).toMatchObject({ action: 'type', text: 'a b' });
     expect(ok('{"action":"key","key":"Control+A","why":"w","confidence":1}')).toMatchObject({ key: 'Control+A' });

@@ -25,7 +25,7 @@ import type { PageElement } from './pageScripts.ts';
 import { shorten } from './tabWatch.ts';
 import type { Tab } from './tabs.ts';
 
-/** The seed's limit: longer text is refused, not truncated. */
+/** At most this many characters per call: longer text is refused, not truncated. */
 export const MAX_TEXT_LENGTH = 10_000;
 /** Up to this many characters are typed key by key (pages see keydown/keyup); longer text is inserted. */
 const KEYED_TYPING_LIMIT = 200;
