@@ -58,13 +58,14 @@ function archiveRow(i: number, total: number): ArchiveFrame {
   const day = new Date(t).toISOString().slice(0, 10);
   return {
     ref: `m_${i.toString(36)}`,
+    source: 'manictime',
     target: 'manictime:monitor:1',
     capturedAt: new Date(t).toISOString(),
     image: { width: 1920, height: 1080 },
     format: 'jpeg',
     imagePath: `/archive/Screenshots/${day}/${i}.jpg`,
     monitor: 1,
-    day,
+    group: day,
   };
 }
 

@@ -499,6 +499,7 @@ describe('security: refs are the only handle', () => {
     catalog.archive.upsertArchiveFrames([
       {
         ref: 'mt_evil',
+        source: 'manictime',
         target: 'manictime:monitor:0',
         capturedAt: '2024-03-30T10:00:00+01:00',
         image: { width: 320, height: 200 },

@@ -9,6 +9,7 @@ function archiveRow(i: number, over: Partial<ArchiveFrame> = {}): ArchiveFrame {
   const name = `2025-01-15_10-00-${String(i).padStart(2, '0')}_01-00_1920_1080_${1000 + i}_1.jpg`;
   return {
     ref: deterministicRef('m', name),
+    source: 'manictime',
     target: 'manictime:monitor:1',
     capturedAt: `2025-01-15T10:00:${String(i).padStart(2, '0')}+01:00`,
     image: { width: 1920, height: 1080 },
@@ -17,7 +18,7 @@ function archiveRow(i: number, over: Partial<ArchiveFrame> = {}): ArchiveFrame {
     thumbnailPath: i % 2 ? join('/archive/Screenshots/2025-01-15', name.replace('.jpg', '.thumbnail.jpg')) : undefined,
     monitor: 1,
     bytes: 200_000 + i,
-    day: '2025-01-15',
+    group: '2025-01-15',
     ...over,
   };
 }
@@ -89,21 +90,30 @@ describe('upsertArchiveFrames', () => {
   });
 });
 
-describe('replaceArchiveDay', () => {
+describe('replaceArchiveGroup', () => {
   it('upserts the day and removes its rows whose files are gone, leaving other days alone', () => {
     const c = openCatalog();
     const rows = Array.from({ length: 5 }, (_, i) => archiveRow(i));
-    const other = archiveRow(9, { ref: 'm_otherday', day: '2025-01-14', capturedAt: '2025-01-14T10:00:00+01:00' });
+    const other = archiveRow(9, { ref: 'm_otherday', group: '2025-01-14', capturedAt: '2025-01-14T10:00:00+01:00' });
     c.archive.upsertArchiveFrames([other]);
-    expect(c.archive.replaceArchiveDay('2025-01-15', rows)).toEqual({ changed: 5, deleted: 0 });
+    expect(c.archive.replaceArchiveGroup('manictime', '2025-01-15', rows)).toEqual({ changed: 5, deleted: 0 });
     const deleted: string[][] = [];
     c.on('frames-deleted', (refs) => deleted.push(refs));
-    expect(c.archive.replaceArchiveDay('2025-01-15', rows.slice(2))).toEqual({ changed: 0, deleted: 2 });
+    expect(c.archive.replaceArchiveGroup('manictime', '2025-01-15', rows.slice(2))).toEqual({ changed: 0, deleted: 2 });
     expect(deleted.map((refs) => [...refs].sort())).toEqual([[rows[0]!.ref, rows[1]!.ref].sort()]);
     expect(c.frames.get(rows[0]!.ref)).toBeUndefined();
     expect(c.frames.count({ external: true })).toBe(4);
-    expect(c.archive.replaceArchiveDay('2025-01-15', [])).toEqual({ changed: 0, deleted: 3 });
+    expect(c.archive.replaceArchiveGroup('manictime', '2025-01-15', [])).toEqual({ changed: 0, deleted: 3 });
     expect(c.frames.get('m_otherday')).toBeDefined();
+  });
+
+  it('a group belongs to its archive: another archive with a group of the same name keeps its rows', () => {
+    const c = openCatalog();
+    const theirs = archiveRow(1, { ref: 'x_same_group', source: 'otherarchive', target: 'otherarchive:screen' });
+    c.archive.upsertArchiveFrames([theirs]);
+    c.archive.replaceArchiveGroup('manictime', '2025-01-15', [archiveRow(2)]);
+    c.archive.replaceArchiveGroup('manictime', '2025-01-15', []);
+    expect(c.frames.get('x_same_group')).toMatchObject({ source: 'otherarchive' });
   });
 });
 
@@ -136,7 +146,7 @@ describe('reading archive frames', () => {
       [withThumb.ref, 'thumbnail'],
     ]);
     // The cached thumbnail goes when the archive row goes; the archive file is not ours to delete.
-    c.archive.replaceArchiveDay('2025-01-15', [withThumb]);
+    c.archive.replaceArchiveGroup('manictime', '2025-01-15', [withThumb]);
     expect(filesUnder(c.framesDir)).toEqual([]);
   });
 });

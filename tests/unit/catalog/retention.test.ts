@@ -24,7 +24,7 @@ describe('retention by age', () => {
     c.frames.setPinned(oldPinned.ref, true);
     const fresh = await c.frames.insert(frame({ base: now, minutesAgo: 6 * day }));
     c.archive.upsertArchiveFrames([
-      { ref: 'm_old', target: 'manictime:screen', capturedAt: new Date(now.getTime() - 40 * day * 60_000).toISOString(), image: { width: 10, height: 10 }, format: 'jpeg', imagePath: '/archive/old.jpg' },
+      { ref: 'm_old', source: 'manictime', target: 'manictime:screen', capturedAt: new Date(now.getTime() - 40 * day * 60_000).toISOString(), image: { width: 10, height: 10 }, format: 'jpeg', imagePath: '/archive/old.jpg' },
     ]);
     const oldFiles = [...paths(c, old), ...paths(c, oldCrop), ...paths(c, cropOfCrop)];
     expect(oldFiles.every(existsSync)).toBe(true);

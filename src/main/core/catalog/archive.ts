@@ -7,6 +7,7 @@ import type { CatalogContext } from './context.ts';
 import { removeFiles } from './files.ts';
 import type { FrameStore } from './frames.ts';
 import { archiveParams } from './rows.ts';
+import type { SourceName } from '../../../shared/frame.ts';
 import type { ArchiveFrame, FrameListQuery, FrameQuery, FrameRecord } from './types.ts';
 
 export class ArchiveRows {
@@ -20,7 +21,7 @@ export class ArchiveRows {
 
   /** Index archive files in place, in one transaction. Idempotent; returns rows inserted or changed. */
   upsertArchiveFrames(rows: readonly ArchiveFrame[]): number {
-    const params = rows.map((r) => archiveParams(r, r.day ?? null));
+    const params = rows.map((r) => archiveParams(r, r.group ?? null));
     return this.#c.db.transaction(() => {
       let changed = 0;
       for (const p of params) changed += this.#c.stmt.upsertArchive.run(p).changes;
@@ -29,17 +30,17 @@ export class ArchiveRows {
   }
 
   /**
-   * Make the rows of archive day `day` exactly `rows`: upsert them and remove the day's rows
-   * whose files are gone (pinned or not: there is nothing left to show). One transaction.
+   * Make the rows of group `group` of archive `source` exactly `rows`: upsert them and remove the
+   * group's rows whose files are gone (pinned or not: there is nothing left to show). One transaction.
    */
-  replaceArchiveDay(day: string, rows: readonly ArchiveFrame[]): { changed: number; deleted: number } {
+  replaceArchiveGroup(source: SourceName, group: string, rows: readonly ArchiveFrame[]): { changed: number; deleted: number } {
     const c = this.#c;
-    const params = rows.map((r) => archiveParams(r, day));
+    const params = rows.map((r) => archiveParams(r, group));
     const keep = JSON.stringify(params.map((p) => p.ref));
     const { changed, gone } = c.db.transaction(() => {
       let n = 0;
       for (const p of params) n += c.stmt.upsertArchive.run(p).changes;
-      const doomed = c.stmt.archiveDayGone.all(day, keep);
+      const doomed = c.stmt.archiveGroupGone.all(source, group, keep);
       for (const d of doomed) c.stmt.deleteFrame.run(d.ref);
       return { changed: n, gone: doomed };
     })();

@@ -70,7 +70,7 @@ export class FrameStore {
         files: JSON.stringify(files),
         state: JSON.stringify(f.state ?? {}),
         external: 0,
-        archive_day: null,
+        archive_group: null,
         disk_bytes: f.data.length + (f.full?.data.length ?? 0),
         label: labelJson(f.label),
       });
@@ -235,7 +235,7 @@ export class FrameStore {
     // The fitted image is plenty for 320 px and far cheaper to decode than the original.
     const source = row.external ? await this.#readExternal(rec, 'image') : { data: await c.files.readOwn(row.ref, files.image) };
     const thumb = await thumbnail({ kind: 'encoded', data: source.data });
-    const rel = row.external ? join(ARCHIVE_THUMBS_DIR, (row.archive_day ?? 'other').replace(/[^\w-]/g, '_'), `${row.ref}.thumb.jpg`) : join(dirOf(files.image), `${row.ref}.thumb.jpg`);
+    const rel = row.external ? join(ARCHIVE_THUMBS_DIR, (row.archive_group ?? 'other').replace(/[^\w-]/g, '_'), `${row.ref}.thumb.jpg`) : join(dirOf(files.image), `${row.ref}.thumb.jpg`);
     const final = c.files.abs(rel);
     try {
       await c.files.writeOne(final, thumb.data);

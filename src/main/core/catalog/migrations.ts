@@ -150,6 +150,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE frame_text_meta ADD COLUMN reuse INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 8,
+    name: 'archive rows grouped by their source',
+    up: `
+      -- An archive groups its rows (a folder of screenshots) by a key of its own choosing; the key
+      -- means nothing to the catalog and is scoped by the archive's source.
+      ALTER TABLE frames RENAME COLUMN archive_day TO archive_group;
+      DROP INDEX IF EXISTS frames_archive_day;
+      CREATE INDEX frames_archive_group ON frames (source, archive_group) WHERE archive_group IS NOT NULL;
+    `,
+  },
 ];
 
 /** The linked SQLite is at least version `want` ([major, minor, patch]). */

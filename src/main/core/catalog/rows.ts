@@ -46,7 +46,7 @@ export interface FrameRow {
   annotation: string | null;
   state: string;
   external: number;
-  archive_day: string | null;
+  archive_group: string | null;
   thumb: string | null;
   disk_bytes: number;
   label: string | null;
@@ -80,7 +80,7 @@ export interface ActivityRow {
 export type Params = Record<string, unknown>;
 
 export const FRAME_COLUMNS =
-  'ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, dpi, monitor, parent_ref, format, bytes, files, pinned, annotation, state, external, archive_day, thumb, disk_bytes, label';
+  'ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, dpi, monitor, parent_ref, format, bytes, files, pinned, annotation, state, external, archive_group, thumb, disk_bytes, label';
 
 export function whereClause(q: FrameQuery): { where: string; params: Params } {
   const conds: string[] = [];
@@ -161,7 +161,7 @@ export function toActivity(r: ActivityRow): ActivityEntry {
   return e;
 }
 
-export function archiveParams(r: ArchiveFrame, day: string | null): Params {
+export function archiveParams(r: ArchiveFrame, group: string | null): Params {
   if (!REF_PATTERN.test(r.ref)) throw bad(`Archive ref "${r.ref}" may hold only letters, digits, "_" and "-".`);
   const capturedMs = parseCapturedAt(r.capturedAt);
   if (!isAbsolute(r.imagePath) || (r.thumbnailPath !== undefined && !isAbsolute(r.thumbnailPath))) {
@@ -174,7 +174,7 @@ export function archiveParams(r: ArchiveFrame, day: string | null): Params {
   const sourceSize = r.sourceSize ?? r.image;
   return {
     ref: r.ref,
-    source: r.source ?? 'manictime',
+    source: r.source,
     target: r.target,
     captured_at: capturedMs,
     captured_at_iso: r.capturedAt,
@@ -191,7 +191,7 @@ export function archiveParams(r: ArchiveFrame, day: string | null): Params {
     bytes: r.bytes ?? 0,
     files: JSON.stringify(files),
     state: JSON.stringify(r.state ?? {}),
-    archive_day: day,
+    archive_group: group,
   };
 }
 

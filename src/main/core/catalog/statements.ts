@@ -26,33 +26,33 @@ export function prepareStatements(db: Database.Database) {
     latestAny: db.prepare<[string, string], FrameRow>(`SELECT ${FRAME_COLUMNS} FROM frames WHERE target = ? AND source = ? ORDER BY captured_at DESC, rowid DESC LIMIT 1`),
     insert: db.prepare<[Params]>(`
       INSERT INTO frames (ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, dpi, monitor,
-                          parent_ref, format, bytes, files, state, external, archive_day, disk_bytes, label)
+                          parent_ref, format, bytes, files, state, external, archive_group, disk_bytes, label)
       VALUES (@ref, @source, @target, @captured_at, @captured_at_iso, @image_w, @image_h, @source_w, @source_h, @origin_x, @origin_y, @scale, @dpi, @monitor,
-              @parent_ref, @format, @bytes, @files, @state, @external, @archive_day, @disk_bytes, @label)`),
+              @parent_ref, @format, @bytes, @files, @state, @external, @archive_group, @disk_bytes, @label)`),
     // An unchanged row is not rewritten (changes() stays 0), so a rescan reports only what moved.
     // A ref already used by one of Sightline's own frames is left alone.
     upsertArchive: db.prepare<[Params]>(`
       INSERT INTO frames (ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, dpi, monitor,
-                          parent_ref, format, bytes, files, state, external, archive_day, disk_bytes)
+                          parent_ref, format, bytes, files, state, external, archive_group, disk_bytes)
       VALUES (@ref, @source, @target, @captured_at, @captured_at_iso, @image_w, @image_h, @source_w, @source_h, @origin_x, @origin_y, @scale, @dpi, @monitor,
-              NULL, @format, @bytes, @files, @state, 1, @archive_day, 0)
+              NULL, @format, @bytes, @files, @state, 1, @archive_group, 0)
       ON CONFLICT (ref) DO UPDATE SET
         source = excluded.source, target = excluded.target, captured_at = excluded.captured_at, captured_at_iso = excluded.captured_at_iso,
         image_w = excluded.image_w, image_h = excluded.image_h, source_w = excluded.source_w, source_h = excluded.source_h,
         origin_x = excluded.origin_x, origin_y = excluded.origin_y, scale = excluded.scale, dpi = excluded.dpi, monitor = excluded.monitor,
-        format = excluded.format, bytes = excluded.bytes, files = excluded.files, state = excluded.state, archive_day = excluded.archive_day,
+        format = excluded.format, bytes = excluded.bytes, files = excluded.files, state = excluded.state, archive_group = excluded.archive_group,
         -- a cached thumbnail of another file is stale; sweep() removes its orphaned file
         thumb = CASE WHEN frames.files = excluded.files THEN frames.thumb ELSE NULL END,
         disk_bytes = CASE WHEN frames.files = excluded.files THEN frames.disk_bytes ELSE 0 END
       WHERE frames.external = 1 AND (
         frames.source, frames.target, frames.captured_at, frames.captured_at_iso, frames.image_w, frames.image_h, frames.source_w, frames.source_h,
-        frames.origin_x, frames.origin_y, frames.scale, frames.dpi, frames.monitor, frames.format, frames.bytes, frames.files, frames.state, frames.archive_day
+        frames.origin_x, frames.origin_y, frames.scale, frames.dpi, frames.monitor, frames.format, frames.bytes, frames.files, frames.state, frames.archive_group
       ) IS NOT (
         excluded.source, excluded.target, excluded.captured_at, excluded.captured_at_iso, excluded.image_w, excluded.image_h, excluded.source_w, excluded.source_h,
-        excluded.origin_x, excluded.origin_y, excluded.scale, excluded.dpi, excluded.monitor, excluded.format, excluded.bytes, excluded.files, excluded.state, excluded.archive_day
+        excluded.origin_x, excluded.origin_y, excluded.scale, excluded.dpi, excluded.monitor, excluded.format, excluded.bytes, excluded.files, excluded.state, excluded.archive_group
       )`),
-    archiveDayGone: db.prepare<[string, string], { ref: string; thumb: string | null }>(
-      'SELECT ref, thumb FROM frames WHERE archive_day = ? AND external = 1 AND ref NOT IN (SELECT value FROM json_each(?))',
+    archiveGroupGone: db.prepare<[string, string, string], { ref: string; thumb: string | null }>(
+      'SELECT ref, thumb FROM frames WHERE source = ? AND archive_group = ? AND external = 1 AND ref NOT IN (SELECT value FROM json_each(?))',
     ),
     deleteFrame: db.prepare<[string]>('DELETE FROM frames WHERE ref = ?'),
     setPinned: db.prepare<[number, string]>('UPDATE frames SET pinned = ? WHERE ref = ?'),

@@ -56,8 +56,8 @@ export type NewFrame = Omit<FrameDescriptor, 'ref'> & {
 export interface ArchiveFrame {
   /** Deterministic for the file (see deterministicRef), so rescans find the same row. */
   ref: string;
-  /** Default `manictime`. */
-  source?: SourceName;
+  /** The archive it belongs to (the source's name). */
+  source: SourceName;
   target: string;
   /** ISO-8601 with its UTC offset. */
   capturedAt: string;
@@ -76,8 +76,8 @@ export interface ArchiveFrame {
   /** Size of the image file, if known. */
   bytes?: number;
   state?: unknown;
-  /** Group key for replaceArchiveDay (e.g. the `YYYY-MM-DD` folder name). */
-  day?: string;
+  /** Group key for replaceArchiveGroup (e.g. a folder of the archive), within its source. */
+  group?: string;
 }
 
 export interface FrameQuery {

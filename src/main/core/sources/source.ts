@@ -485,7 +485,8 @@ export interface ArchiveExtent {
 /** The part of the catalog an archive writes its rows to (the catalog implements it). */
 export interface ArchiveStore {
   upsertArchiveFrames(rows: readonly ArchiveFrame[]): number;
-  replaceArchiveDay(day: string, rows: readonly ArchiveFrame[]): { changed: number; deleted: number };
+  /** Make one group of an archive's rows exactly `rows` (the rest of the group is gone from the archive). */
+  replaceArchiveGroup(source: SourceName, group: string, rows: readonly ArchiveFrame[]): { changed: number; deleted: number };
   getFrame(ref: string): FrameRecord | undefined;
   listFrames(q: FrameListQuery): FrameRecord[];
   countFrames(q?: FrameQuery): number;

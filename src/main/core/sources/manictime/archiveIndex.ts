@@ -215,7 +215,7 @@ export class ArchiveIndex {
   #syncCatalog(before: Map<string, DaySummary>, scanned: readonly string[], removed: readonly string[]): void {
     const archive = this.#o.archive;
     if (archive.countFrames({ source: SOURCE, external: true }) === 0) return;
-    for (const day of removed) archive.replaceArchiveDay(day, []);
+    for (const day of removed) archive.replaceArchiveGroup(SOURCE, day, []);
     for (const day of scanned) {
       const prev = before.get(day);
       if (!prev || prev.count === 0) continue;
@@ -234,7 +234,7 @@ export class ArchiveIndex {
         const i = present.get(r.ref);
         if (cols && i !== undefined) keep.push(this.row(cols, i, day));
       }
-      if (keep.length !== rows.length) archive.replaceArchiveDay(day, keep);
+      if (keep.length !== rows.length) archive.replaceArchiveGroup(SOURCE, day, keep);
     }
   }
 }

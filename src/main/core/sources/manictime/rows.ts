@@ -58,7 +58,7 @@ export function toCatalogRow(shot: IndexedShot, day: string, root: string): Arch
     format: shot.version === 'v0' ? 'png' : 'jpeg',
     imagePath: join(root, day, ...dirParts, (names.full ?? names.thumb) as string),
     state,
-    day,
+    group: day,
   };
   if (shot.monitor !== undefined) row.monitor = shot.monitor;
   if (names.thumb) row.thumbnailPath = join(root, day, ...dirParts, names.thumb);
