@@ -313,7 +313,7 @@ async function searching(rows: BenchRow[], notes: string[]): Promise<void> {
       const db = new Database(join(dir, CATALOG_FILE));
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = OFF');
-      const frame = db.prepare(`INSERT INTO frames (ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, format, bytes, files, external, archive_day, disk_bytes)
+      const frame = db.prepare(`INSERT INTO frames (ref, source, target, captured_at, captured_at_iso, image_w, image_h, source_w, source_h, origin_x, origin_y, scale, format, bytes, files, external, archive_group, disk_bytes)
         VALUES (?, 'manictime', 'manictime:monitor:0', ?, ?, 1920, 1080, 1920, 1080, 0, 0, 1, 'jpeg', 0, ?, 1, ?, 0)`);
       const text = db.prepare('INSERT INTO frame_text (rowid, text, title, app, document, source) VALUES (?, ?, ?, ?, ?, ?)');
       const meta = db.prepare('INSERT INTO frame_text_meta (ref, key, status, engine, boxes, indexed_at) VALUES (?, ?, 1, ?, ?, 0)');
