@@ -20,7 +20,7 @@ import { History } from './frames/history.ts';
 import { maskSpecOf } from './frames/privacy.ts';
 import { ScreenText } from './frames/screenText.ts';
 import { AgentRuns } from './runs/runs.ts';
-import { TextIndexer, type IndexerArchive, type IndexerTiming } from './text/indexer.ts';
+import { TextIndexer, type IndexerTiming } from './text/indexer.ts';
 import { OcrService, type OcrPort } from './text/ocr.ts';
 import { TextSearch } from './text/search.ts';
 import { BusySignal } from './util/busy.ts';
@@ -29,7 +29,6 @@ import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
 import { portOf } from './sources/aim.ts';
 import { SourceRegistry } from './sources/registry.ts';
-import type { ArchiveExtent } from './sources/source.ts';
 import { TargetService } from './targets.ts';
 import { VERSION } from './version.ts';
 
@@ -95,7 +94,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const settings = SettingsStore.load(dataDir, modules, { env, overrides: options.settings });
   const catalog = Catalog.open(dataDir);
   // Files an interrupted write left behind (a crash between rename and row).
-  void catalog.retention.sweep().catch(() => undefined);
+  void catalog.retention.sweep().catch((e: unknown) => log(`[sightline] leftover files could not be swept: ${(e as Error).message}`));
   const events: CoreBus = new EventEmitter<CoreEvents>();
   const sources = new SourceRegistry(modules, settings, { dataDir, env, archive: catalog.archive, host: options.host ?? {} });
   // Archive frames are read through their source (its files are read in place, never copied).
@@ -118,15 +117,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     redact: redactor(() => settings.values()),
   });
   const targets = new TargetService(sources);
-  const history = new History({ catalog, sources, settings, events });
-  const archivesFor = async (): Promise<IndexerArchive[]> => {
-    const out: IndexerArchive[] = [];
-    for (const name of sources.names('archive')) {
-      const h = await sources.history(name).catch(() => undefined);
-      if (h?.textBatch && h.extent) out.push({ name, history: { textBatch: h.textBatch.bind(h), extent: h.extent.bind(h) } });
-    }
-    return out;
-  };
+  const history = new History({ catalog, sources, settings, events, log });
   let lastIndexProgress = '';
   const indexer = new TextIndexer({
     store: catalog.text,
@@ -137,7 +128,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       // The port refuses when OCR is off (UNSUPPORTED): the indexer waits.
       recognize: (image, o) => (options.ocr ?? ocr).recognize(image, { ...o, priority: 'background' }),
     },
-    archives: archivesFor,
+    archives: () => history.textArchives(),
     refresh: (name, signal) => history.refreshArchive(name, signal),
     settings: () => settings.values().ocr,
     busy,
@@ -158,18 +149,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const search = new TextSearch({
     store: catalog.text,
     countFrames: (q) => catalog.frames.count(q),
-    archives: async (signal) => {
-      const out: { name: string; extent(q: { from?: number; to?: number }): ArchiveExtent }[] = [];
-      for (const a of await archivesFor()) {
-        // An archive that cannot be reached now (a ManicTime folder away) is left out, not an error.
-        const ok = await history.refreshArchive(a.name, signal).then(
-          () => true,
-          () => false,
-        );
-        if (ok) out.push({ name: a.name, extent: (q) => a.history.extent(q) });
-      }
-      return out;
-    },
+    archives: (signal) => history.searchableArchives(signal),
     sourceNames: () => sources.names(),
     settings: () => settings.values().ocr,
     status: () => (indexing ? indexer.status() : undefined),
@@ -235,7 +215,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           say(`[sightline] retention: ${(e as Error).message}`);
         }
       };
-      const health = (): void => void sources.health().catch(() => undefined);
+      const health = (): void => void sources.health().catch((e: unknown) => say(`[sightline] health check: ${(e as Error).message}`));
       const startIndexer = (): void => {
         if (closed) return;
         indexing = true;

@@ -12,7 +12,7 @@ import type { CoreBus } from '../events.ts';
 import type { HistoryService } from '../ports.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import type { SourceRegistry } from '../sources/registry.ts';
-import type { HistoryPort, ProgressReport, ScreenshotQuery } from '../sources/source.ts';
+import type { ArchiveExtent, HistoryPort, ProgressReport, ScreenshotQuery } from '../sources/source.ts';
 import { spreadEvenly } from '../util/sampling.ts';
 import { displayLocalTime } from '../util/time.ts';
 import { summarize, timelinePage, type TimelinePage, type TimelineQuery } from './timeline.ts';
@@ -22,13 +22,64 @@ export interface HistoryDeps {
   sources: SourceRegistry;
   settings: SettingsStore;
   events: CoreBus;
+  /** Where an archive that cannot be opened or refreshed is said (once per reason). */
+  log?: (line: string) => void;
+}
+
+/** An archive whose screenshots the text index reads. */
+export interface TextArchive {
+  name: string;
+  history: Required<Pick<HistoryPort, 'textBatch' | 'extent'>>;
 }
 
 export class History implements HistoryService {
   readonly #d: HistoryDeps;
 
+  readonly #said = new Set<string>();
+
   constructor(deps: HistoryDeps) {
     this.#d = deps;
+  }
+
+  /** The enabled archives the text index can read; one that cannot be opened is left out and said in the log. */
+  async textArchives(): Promise<TextArchive[]> {
+    const out: TextArchive[] = [];
+    for (const name of this.#d.sources.names('archive')) {
+      let h: HistoryPort | undefined;
+      try {
+        h = await this.#d.sources.history(name);
+      } catch (e) {
+        this.#say(`[sightline] the ${name} archive cannot be opened, so it is not indexed or searched: ${(e as Error).message}`);
+        continue;
+      }
+      if (h?.textBatch && h.extent) out.push({ name, history: { textBatch: h.textBatch.bind(h), extent: h.extent.bind(h) } });
+    }
+    return out;
+  }
+
+  /**
+   * The archives a search counts, each brought up to date first; one that cannot be reached now
+   * (a ManicTime folder away) is left out of the counts, and said in the log.
+   */
+  async searchableArchives(signal: AbortSignal): Promise<{ name: string; extent(q: { from?: number; to?: number }): ArchiveExtent }[]> {
+    const out: { name: string; extent(q: { from?: number; to?: number }): ArchiveExtent }[] = [];
+    for (const a of await this.textArchives()) {
+      try {
+        await this.refreshArchive(a.name, signal);
+      } catch (e) {
+        if (signal.aborted) throw e;
+        this.#say(`[sightline] the ${a.name} archive cannot be read now, so a search leaves it out: ${(e as Error).message}`);
+        continue;
+      }
+      out.push({ name: a.name, extent: (q) => a.history.extent(q) });
+    }
+    return out;
+  }
+
+  #say(line: string): void {
+    if (this.#said.has(line)) return;
+    this.#said.add(line);
+    this.#d.log?.(line);
   }
 
   async refreshArchive(name: SourceName, signal: AbortSignal, onProgress?: (p: ProgressReport) => void): Promise<void> {

@@ -8,11 +8,19 @@ import { SightlineError } from '../../../shared/errors.ts';
 import type { SourceHealth, SourceName } from '../../../shared/frame.ts';
 import type { SettingsValues } from '../../../shared/settings.ts';
 import type { SourceInfo } from '../../../shared/sources.ts';
-import type { SettingsStore } from '../settings/store.ts';
+import { isDeepStrictEqual } from 'node:util';
 import { ownFacts, type OwnFacts } from '../util/self.ts';
 import { SOURCE_NAME_PATTERN, type AnySourceModule, type SourceContext } from './module.ts';
 import { portOf } from './aim.ts';
 import type { Capabilities, CapabilityName, HistoryPort, Source } from './source.ts';
+
+/** What the registry reads of the settings: which sources are on, their sections, and changes. */
+export interface RegistrySettings {
+  values(): SettingsValues;
+  section<C>(name: string): C;
+  isEnabled(source: string): boolean;
+  on(event: 'change', listener: (next: SettingsValues, previous: SettingsValues) => void): unknown;
+}
 
 /** How long a failed health check is trusted before a call may try the source again. */
 const HEALTH_TRUST_MS = 5000;
@@ -23,11 +31,11 @@ export class SourceRegistry {
   readonly #instances = new Map<string, Promise<Source>>();
   /** The last health of each enabled source, and when it was taken. */
   readonly #health = new Map<string, { health: SourceHealth; at: number }>();
-  readonly #settings: SettingsStore;
+  readonly #settings: RegistrySettings;
   readonly #context: Omit<SourceContext<unknown>, 'settings' | 'core'>;
   readonly #listeners: (() => void)[] = [];
 
-  constructor(modules: readonly AnySourceModule[], settings: SettingsStore, context: Omit<SourceContext<unknown>, 'settings' | 'core'>) {
+  constructor(modules: readonly AnySourceModule[], settings: RegistrySettings, context: Omit<SourceContext<unknown>, 'settings' | 'core'>) {
     for (const m of modules) {
       if (!SOURCE_NAME_PATTERN.test(m.name)) throw new Error(`Source name "${m.name}" must be lowercase letters, digits and "-".`);
       if (this.#modules.has(m.name)) throw new Error(`Two sources are named "${m.name}".`);
@@ -209,7 +217,7 @@ export class SourceRegistry {
         toggled = true;
         this.#health.delete(name);
       }
-      if (!now || JSON.stringify(previous[name]) !== JSON.stringify(next[name])) this.#drop(name);
+      if (!now || !isDeepStrictEqual(previous[name], next[name])) this.#drop(name);
     }
     if (toggled) this.#changed();
   }
