@@ -17,7 +17,7 @@ import type { RetentionResult } from './catalog/types.ts';
 import type { CoreBus, CoreEvents } from './events.ts';
 import { FrameService } from './frames/frameService.ts';
 import { History } from './frames/history.ts';
-import { maskSpecOf } from './frames/privacy.ts';
+import { maskSpecOf, redactOcr } from './frames/privacy.ts';
 import { ScreenText } from './frames/screenText.ts';
 import { AgentRuns } from './runs/runs.ts';
 import { TextIndexer, type IndexerTiming } from './text/indexer.ts';
@@ -126,7 +126,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     look: {
       image: (ref) => frames.textImage(ref),
       // The port refuses when OCR is off (UNSUPPORTED): the indexer waits.
-      recognize: (image, o) => (options.ocr ?? ocr).recognize(image, { ...o, priority: 'background' }),
+      // Secrets read by OCR never reach the index (masked patterns are blanked, as for every reader).
+      recognize: async (image, o) => redactOcr(await (options.ocr ?? ocr).recognize(image, { ...o, priority: 'background' }), maskSpecOf(settings.values())),
     },
     archives: () => history.textArchives(),
     refresh: (name, signal) => history.refreshArchive(name, signal),

@@ -4,6 +4,7 @@
  * (util/secrets.ts) blanked from trees, screen text (so find_text, wait_for, text aims and the text
  * index never see it) and frame labels. One switch: `privacy.masking`.
  */
+import type { OcrResult } from '../ocr/types.ts';
 import type { Rect, UiNode } from '../../../shared/frame.ts';
 import type { SettingsValues } from '../../../shared/settings.ts';
 import type { FrameLabel } from '../catalog/types.ts';
@@ -79,6 +80,18 @@ export function redactItems(items: readonly TextItem[], spec: MaskSpec | undefin
     });
   }
   return out;
+}
+
+/** OCR lines with secrets blanked, words too (what the text index reads screen by screen). */
+export function redactOcr(result: OcrResult, spec: MaskSpec | undefined): OcrResult {
+  if (!spec) return result;
+  const { patterns } = spec;
+  const lines = result.lines.map((l) => {
+    if (!hasSecret(l.text, patterns) && !l.words.some((w) => hasSecret(w.text, patterns))) return l;
+    const words = redactWords(l.text, l.words.map((w) => ({ text: w.text, bounds: { x: 0, y: 0, width: 0, height: 0 } })), patterns);
+    return { ...l, text: blankSecrets(l.text, patterns), words: l.words.map((w, i) => ({ ...w, text: words[i]!.text })) };
+  });
+  return { ...result, lines };
 }
 
 /**
