@@ -20,6 +20,7 @@ import { History } from './frames/history.ts';
 import { maskSpecOf, redactOcr } from './frames/privacy.ts';
 import { ScreenText } from './frames/screenText.ts';
 import { AgentRuns } from './runs/runs.ts';
+import { indexProgressEvents } from './text/indexProgress.ts';
 import { TextIndexer, type IndexerTiming } from './text/indexer.ts';
 import { OcrService, type OcrPort } from './text/ocr.ts';
 import { TextSearch } from './text/search.ts';
@@ -29,6 +30,8 @@ import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
 import { portOf } from './sources/aim.ts';
 import { SourceRegistry } from './sources/registry.ts';
+import { Maintenance } from './maintenance.ts';
+import { StatusService } from './status.ts';
 import { TargetService } from './targets.ts';
 import { VERSION } from './version.ts';
 
@@ -118,7 +121,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   const targets = new TargetService(sources);
   const history = new History({ catalog, sources, settings, events, log });
-  let lastIndexProgress = '';
   const indexer = new TextIndexer({
     store: catalog.text,
     frames: { find: (ref) => catalog.frames.get(ref), countOwn: () => catalog.frames.count({ external: false, rootOnly: true }) },
@@ -133,27 +135,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     refresh: (name, signal) => history.refreshArchive(name, signal),
     settings: () => settings.values().ocr,
     busy,
-    onProgress: (p) => {
-      const finished = p.state === 'idle' || p.state === 'off';
-      const since = p.searchableSince ? `; searchable since ${p.searchableSince.slice(0, 10)}` : '';
-      const progress = { id: 'text-index', label: `Text index: ${p.done} of ${p.total} screenshots${since}${p.reason ? ` (${p.reason})` : ''}`, done: p.done, total: p.total, finished };
-      // An idle indexer looks for new screenshots every minute: say "done" once, not each time.
-      const key = JSON.stringify(progress);
-      if (finished && key === lastIndexProgress) return;
-      lastIndexProgress = key;
-      events.emit('progress', progress);
-    },
+    onProgress: indexProgressEvents((progress) => events.emit('progress', progress)),
     log,
     timing: options.textIndex,
   });
-  let indexing = false;
+  const applyRetention = (): RetentionResult => catalog.retention.apply(settings.values().retention);
+  const maintenance = new Maintenance({ retention: () => applyRetention(), health: () => sources.health(), indexer, indexerDelayMs: options.textIndex?.startDelayMs });
   const search = new TextSearch({
     store: catalog.text,
     countFrames: (q) => catalog.frames.count(q),
     archives: (signal) => history.searchableArchives(signal),
     sourceNames: () => sources.names(),
     settings: () => settings.values().ocr,
-    status: () => (indexing ? indexer.status() : undefined),
+    status: () => (maintenance.indexing ? indexer.status() : undefined),
   });
 
   catalog.on('frame', (f) => {
@@ -170,12 +164,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   settings.on('change', (next) => {
     events.emit('settings', next);
     events.emit('status');
-    if (indexing) void indexer.settingsChanged();
+    if (maintenance.indexing) void indexer.settingsChanged();
   });
 
-  let clients = 0;
+  const status = new StatusService({ dataDir, settings: () => settings.values(), health: () => sources.health(), textIndex: () => search.status(), changed: () => events.emit('status') });
   let closed = false;
-  const applyRetention = (): RetentionResult => catalog.retention.apply(settings.values().retention);
   return {
     dataDir,
     version: VERSION,
@@ -194,50 +187,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     search,
     indexer,
     busy,
-    async status() {
-      const v = settings.values();
-      const textIndex = search.status();
-      return { version: VERSION, paused: v.input.paused, readOnly: v.input.readOnly, clients, platform: process.platform, dataDir, sources: await sources.health(), ...(textIndex ? { textIndex } : {}) };
-    },
-    clientConnected(delta) {
-      clients = Math.max(0, clients + delta);
-      events.emit('status');
-    },
+    status: () => status.status(),
+    clientConnected: (delta) => status.clientConnected(delta),
     setPaused(paused) {
       // The pause switch works on a full disk too: in memory until it can be saved.
       settings.update({ input: { paused } }, { inMemoryIfUnsaved: true });
     },
     applyRetention,
-    startMaintenance(say) {
-      const retention = (): void => {
-        try {
-          applyRetention();
-        } catch (e) {
-          say(`[sightline] retention: ${(e as Error).message}`);
-        }
-      };
-      const health = (): void => void sources.health().catch((e: unknown) => say(`[sightline] health check: ${(e as Error).message}`));
-      const startIndexer = (): void => {
-        if (closed) return;
-        indexing = true;
-        indexer.start();
-      };
-      retention();
-      // The first health check waits a moment: clients get `initialize` and `tools/list`
-      // answered before any source is loaded or probed (the indexer loads the archives: later still).
-      const timers = [setTimeout(health, 200), setTimeout(startIndexer, options.textIndex?.startDelayMs ?? 3000), setInterval(retention, 3600_000), setInterval(health, 30_000)];
-      for (const t of timers) t.unref();
-      return () => {
-        timers.forEach((t) => clearTimeout(t));
-        indexing = false;
-        void indexer.stop();
-      };
-    },
+    startMaintenance: (say) => maintenance.start(say),
     async close() {
       if (closed) return;
       closed = true;
-      indexing = false;
-      await indexer.stop();
+      await maintenance.close();
       await frames.settle();
       await sources.dispose();
       await ocr.dispose();

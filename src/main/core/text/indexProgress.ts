@@ -1,5 +1,5 @@
 /** How far the archives' text is indexed, from their extents and the covered intervals saved per archive. */
-import type { TextIndexStatus } from '../../../shared/api.ts';
+import type { ProgressInfo, TextIndexStatus } from '../../../shared/api.ts';
 import type { ArchiveExtent } from '../sources/source.ts';
 import type { Cursor } from './indexerPorts.ts';
 
@@ -33,4 +33,21 @@ export function searchable(extents: Extents, cursorOf: CursorOf): Pick<TextIndex
   const midnight = new Date(newest);
   midnight.setHours(0, 0, 0, 0);
   return { searchableSince: new Date(since).toISOString(), newestDaySearchable: since <= midnight.getTime() };
+}
+
+/**
+ * The indexer's status as progress events for the header's bar and MCP progress. An idle indexer
+ * looks for new screenshots every minute: "done" is said once, not each time.
+ */
+export function indexProgressEvents(emit: (progress: ProgressInfo) => void): (status: TextIndexStatus) => void {
+  let last = '';
+  return (p) => {
+    const finished = p.state === 'idle' || p.state === 'off';
+    const since = p.searchableSince ? `; searchable since ${p.searchableSince.slice(0, 10)}` : '';
+    const progress: ProgressInfo = { id: 'text-index', label: `Text index: ${p.done} of ${p.total} screenshots${since}${p.reason ? ` (${p.reason})` : ''}`, done: p.done, total: p.total, finished };
+    const key = JSON.stringify(progress);
+    if (finished && key === last) return;
+    last = key;
+    emit(progress);
+  };
 }
