@@ -6,9 +6,8 @@
  * root window (AT_SPI_BUS), where Sightline finds it with a bare environment.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
-import type { AppEvent, XDisplay } from './xvfb.ts';
+import { appEvents, escapeRegex, type AppEvent, type XDisplay } from './xvfb.ts';
 
 export interface A11ySession {
   /** DISPLAY, the session bus and what GTK needs to load its accessibility bridge. */
@@ -73,30 +72,9 @@ export async function startGtkApp(a: A11ySession, opts: { title?: string; geomet
   const title = opts.title ?? 'Sightline GTK App';
   const args = [APP, '--title', title, '--geometry', opts.geometry ?? '420x360+120+80', ...(opts.twins ? ['--twins'] : [])];
   const proc = spawn('/usr/bin/python3', args, { env: a.env, stdio: ['pipe', 'pipe', 'inherit'] });
-  const events: AppEvent[] = [];
-  const waiters: { pred: (e: AppEvent) => boolean; ok: (e: AppEvent) => void }[] = [];
-  createInterface({ input: proc.stdout! }).on('line', (line) => {
-    let e: AppEvent;
-    try {
-      e = JSON.parse(line) as AppEvent;
-    } catch {
-      return;
-    }
-    events.push(e);
-    for (const w of [...waiters]) {
-      if (w.pred(e)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.ok(e);
-      }
-    }
-  });
-  const next = (pred: (e: AppEvent) => boolean, timeoutMs = 10_000): Promise<AppEvent> =>
-    new Promise((ok, fail) => {
-      const timer = setTimeout(() => fail(new Error(`gtk app: no matching event in ${timeoutMs} ms; saw ${JSON.stringify(events.slice(-5))}`)), timeoutMs);
-      waiters.push({ pred, ok: (e) => (clearTimeout(timer), ok(e)) });
-    });
+  const { events, next } = appEvents(proc, 'gtk app');
   const ready = await next((e) => e.event === 'ready', 20_000);
-  const found = spawnSync('xdotool', ['search', '--sync', '--pid', String(ready.pid), '--name', `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`], { env: a.env, encoding: 'utf8', timeout: 10_000 });
+  const found = spawnSync('xdotool', ['search', '--sync', '--pid', String(ready.pid), '--name', `^${escapeRegex(title)}$`], { env: a.env, encoding: 'utf8', timeout: 10_000 });
   const windowId = Number(found.stdout.trim().split('\n').pop());
   if (!windowId) throw new Error(`gtk app window not found (${found.stderr})`);
   return {

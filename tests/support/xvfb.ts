@@ -101,6 +101,24 @@ const APP = resolve(import.meta.dirname, '../fixtures/desktop/testApp.py');
 
 export async function startTestApp(x: XDisplay, opts: { title?: string; geometry?: string } = {}): Promise<TestApp> {
   const proc = spawn('python3', [APP, '--title', opts.title ?? 'Sightline Test App', '--geometry', opts.geometry ?? '400x300+100+100'], { env: x.env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const { events, next } = appEvents(proc, 'test app');
+  const ready = await next((e) => e.event === 'ready', 15_000);
+  // The client window xdotool and node-screenshots see (the Tk toplevel's wrapper is its parent).
+  const found = spawnSync('xdotool', ['search', '--sync', '--name', `^${escapeRegex(opts.title ?? 'Sightline Test App')}$`], { env: x.env, encoding: 'utf8', timeout: 10_000 });
+  const windowId = Number(found.stdout.trim().split('\n').pop());
+  if (!windowId) throw new Error(`test app window not found (ready: ${JSON.stringify(ready)})`);
+  return {
+    windowId,
+    events,
+    next,
+    send: (cmd) => void proc.stdin!.write(`${cmd}\n`),
+    close: () => kill(proc),
+  };
+}
+
+/** xdotool matches the Latin-1 WM_NAME, so non-ASCII characters match as wildcards. */
+/** The JSON lines a test app writes about what it observes, and a wait for the next one that matches. */
+export function appEvents(proc: ChildProcess, name: string): { events: AppEvent[]; next(pred: (e: AppEvent) => boolean, timeoutMs?: number): Promise<AppEvent> } {
   const events: AppEvent[] = [];
   const waiters: { pred: (e: AppEvent) => boolean; ok: (e: AppEvent) => void }[] = [];
   createInterface({ input: proc.stdout! }).on('line', (line) => {
@@ -120,25 +138,13 @@ export async function startTestApp(x: XDisplay, opts: { title?: string; geometry
   });
   const next = (pred: (e: AppEvent) => boolean, timeoutMs = 10_000): Promise<AppEvent> =>
     new Promise((ok, fail) => {
-      const timer = setTimeout(() => fail(new Error(`test app: no matching event in ${timeoutMs} ms; saw ${JSON.stringify(events.slice(-5))}`)), timeoutMs);
+      const timer = setTimeout(() => fail(new Error(`${name}: no matching event in ${timeoutMs} ms; saw ${JSON.stringify(events.slice(-5))}`)), timeoutMs);
       waiters.push({ pred, ok: (e) => (clearTimeout(timer), ok(e)) });
     });
-  const ready = await next((e) => e.event === 'ready', 15_000);
-  // The client window xdotool and node-screenshots see (the Tk toplevel's wrapper is its parent).
-  const found = spawnSync('xdotool', ['search', '--sync', '--name', `^${escapeRegex(opts.title ?? 'Sightline Test App')}$`], { env: x.env, encoding: 'utf8', timeout: 10_000 });
-  const windowId = Number(found.stdout.trim().split('\n').pop());
-  if (!windowId) throw new Error(`test app window not found (ready: ${JSON.stringify(ready)})`);
-  return {
-    windowId,
-    events,
-    next,
-    send: (cmd) => void proc.stdin!.write(`${cmd}\n`),
-    close: () => kill(proc),
-  };
+  return { events, next };
 }
 
-/** xdotool matches the Latin-1 WM_NAME, so non-ASCII characters match as wildcards. */
-function escapeRegex(s: string): string {
+export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[^\x20-\x7e]/g, '.+');
 }
 
