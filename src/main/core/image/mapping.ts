@@ -196,3 +196,19 @@ export function intersect(a: Rect, b: Rect): Rect | undefined {
   const bottom = Math.min(a.y + a.height, b.y + b.height);
   return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
 }
+
+/** Intersection over union of two boxes; two equal boxes (empty ones too) overlap fully. */
+export function boxOverlap(a: Rect, b: Rect): number {
+  if (a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height) return 1;
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / (a.width * a.height + b.width * b.height - w * h);
+}
+
+/** 0..2: how likely two boxes are the same element's: 1 + overlap when they meet, else falling with the centres' distance. */
+export function boxCloseness(a: Rect, b: Rect): number {
+  const o = boxOverlap(a, b);
+  if (o > 0) return 1 + o;
+  return 1 / (1 + Math.hypot(a.x + a.width / 2 - (b.x + b.width / 2), a.y + a.height / 2 - (b.y + b.height / 2)) / 100);
+}

@@ -15,6 +15,7 @@
  * Within a step, candidates rank by label agreement, then hierarchy and box closeness. Two equally
  * good ones are ambiguous; none is "gone". Pure; works on parseUiDump's nodes (parentId + dump order).
  */
+import { boxCloseness, boxOverlap } from '../../image/mapping.ts';
 import type { Rect } from '../../../../shared/frame.ts';
 import type { SourceUiNode } from '../source.ts';
 import { normalizeText } from './textQuery.ts';
@@ -158,7 +159,7 @@ export function relocate(fp: NodeFingerprint, nodes: readonly SourceUiNode[], pl
       // Ids do not come and go within one build: a node that gained or lost one is another node.
       if (oldLabel && agrees) via = 'label';
       else if (!oldLabel && inside && keepsContent) via = 'label';
-      else if (!oldLabel && !hasLabel(n) && keepsContent && samePlace && overlap(fp.bounds, n.bounds) >= MIN_ANONYMOUS_OVERLAP) via = 'path';
+      else if (!oldLabel && !hasLabel(n) && keepsContent && samePlace && boxOverlap(fp.bounds, n.bounds) >= MIN_ANONYMOUS_OVERLAP) via = 'path';
     }
     const known = agrees || (!!inside && keepsContent);
     if (via) scored.push({ node: n, via, score: (known ? 4 : 0) + 2 * pathCloseness(fp, place) + boxCloseness(fp.bounds, n.bounds) });
@@ -193,22 +194,4 @@ function pathCloseness(fp: NodeFingerprint, place: Place): number {
   let common = 0;
   while (common < fp.indexPath.length && fp.indexPath[common] === place.indexPath[common]) common++;
   return common / Math.max(fp.indexPath.length, place.indexPath.length, 1) + (sameArray(fp.classPath, place.classPath) ? 0.5 : 0);
-}
-
-/** Intersection over union; two equal boxes (empty ones too) overlap fully. */
-function overlap(a: Rect, b: Rect): number {
-  if (a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height) return 1;
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (w <= 0 || h <= 0) return 0;
-  return (w * h) / (a.width * a.height + b.width * b.height - w * h);
-}
-
-/** 0..2: 1 + overlap when the boxes meet, else falling with the centres' distance. */
-function boxCloseness(a: Rect, b: Rect): number {
-  const o = overlap(a, b);
-  if (o > 0) return 1 + o;
-  const dx = a.x + a.width / 2 - (b.x + b.width / 2);
-  const dy = a.y + a.height / 2 - (b.y + b.height / 2);
-  return 1 / (1 + Math.hypot(dx, dy) / 100);
 }

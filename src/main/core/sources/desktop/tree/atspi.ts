@@ -6,6 +6,7 @@
  * its subtree is then read level by level with every call of a level sent at once (one round
  * trip per level instead of one per call: a 60-element form reads in a few ms).
  */
+import { boxOverlap } from '../../../image/mapping.ts';
 import type { Rect } from '../../../../../shared/frame.ts';
 import { busUnavailable, connectDbus, type DbusConnection } from './dbus.ts';
 import { EDITABLE, sharedRole } from './roles.ts';
@@ -149,7 +150,7 @@ async function findWindow(bus: DbusConnection, window: WindowRef): Promise<ObjRe
       await Promise.all(
         tops.map(async (ref) => {
           const [title, ext] = await Promise.all([prop<string>(bus, ref, 'Name').catch(() => ''), extents(bus, ref)]);
-          const score = (window.pid && pid === window.pid ? 4 : 0) + (title === window.title ? 2 : 0) + overlap(ext, window.bounds);
+          const score = (window.pid && pid === window.pid ? 4 : 0) + (title === window.title ? 2 : 0) + boxOverlap(ext, window.bounds);
           if (score >= 2) found.push({ ref, score });
         }),
       );
@@ -303,12 +304,4 @@ function has(states: readonly number[], bit: number): boolean {
 
 function empty(): Rect {
   return { x: 0, y: 0, width: 0, height: 0 };
-}
-
-/** 0..1: the share of the union the two boxes have in common. */
-function overlap(a: Rect, b: Rect): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (w <= 0 || h <= 0) return 0;
-  return (w * h) / (a.width * a.height + b.width * b.height - w * h);
 }

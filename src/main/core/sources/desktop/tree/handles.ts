@@ -7,6 +7,7 @@
  * from an older read still resolves through its last fingerprint. Ids carry a random prefix per
  * source instance, so an id from before a restart never names another element. Pure.
  */
+import { boxCloseness, boxOverlap } from '../../../image/mapping.ts';
 import { randomBytes } from 'node:crypto';
 import type { Rect } from '../../../../../shared/frame.ts';
 import type { AxElement } from './types.ts';
@@ -141,7 +142,7 @@ export function relocate(fp: Fingerprint, fps: readonly Fingerprint[], free: (i:
     const samePlace = same(c.indexPath, fp.indexPath) && same(c.rolePath, fp.rolePath);
     if (fp.name) {
       if (norm(c.name) !== norm(fp.name)) return;
-    } else if (c.name || !samePlace || overlap(c.bounds, fp.bounds) < MIN_ANONYMOUS_OVERLAP) return;
+    } else if (c.name || !samePlace || boxOverlap(c.bounds, fp.bounds) < MIN_ANONYMOUS_OVERLAP) return;
     scored.push({ index: i, score: 2 * pathCloseness(fp, c) + boxCloseness(fp.bounds, c.bounds) });
   });
   if (!scored.length) return undefined;
@@ -165,19 +166,7 @@ function pathCloseness(a: Fingerprint, b: Fingerprint): number {
   return common / Math.max(a.indexPath.length, b.indexPath.length, 1) + (same(a.rolePath, b.rolePath) ? 0.5 : 0);
 }
 
-function overlap(a: Rect, b: Rect): number {
-  if (a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height) return 1;
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (w <= 0 || h <= 0) return 0;
-  return (w * h) / (a.width * a.height + b.width * b.height - w * h);
-}
 
-function boxCloseness(a: Rect, b: Rect): number {
-  const o = overlap(a, b);
-  if (o > 0) return 1 + o;
-  return 1 / (1 + Math.hypot(a.x + a.width / 2 - (b.x + b.width / 2), a.y + a.height / 2 - (b.y + b.height / 2)) / 100);
-}
 
 function randomPrefix(): string {
   const letters = 'abcdefghjkmnpqrstuvwxyz';
