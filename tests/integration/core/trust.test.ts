@@ -119,7 +119,7 @@ describe('actions an agent can trust', () => {
     expect(fake.actions.at(-1)).toMatchObject({ point: { x: 240, y: 270 } });
     fake.nodes.push({ id: 'ok2', role: 'button', name: 'OK', bounds: { x: 600, y: 600, width: 80, height: 40 } });
     r = await h.call('click', { target: WIN.id, text: 'OK' });
-    expect(textOf(r)).toMatch(/^AMBIGUOUS_TEXT: "OK" matches 2 places on desktop:window:1 \(image pixels of your latest capture\): 1: "OK" at \(88, 138\); 2: "OK" at \(400, 388\)/);
+    expect(textOf(r)).toMatch(/^AMBIGUOUS_TEXT: "OK" matches 2 places \(image pixels of your latest capture\): 1\. text "OK" node \S+ at \(88, 138\); 2\. text "OK" node ok2 at \(400, 388\)/);
     r = await h.call('click', { target: WIN.id, text: 'OK', index: 2 });
     expect(fake.actions.at(-1)).toMatchObject({ point: { x: 100 + 640, y: 50 + 620 } });
     expect(textOf(await h.call('click', { target: WIN.id, text: 'Nowhere' }))).toMatch(/^NODE_NOT_FOUND: No text "Nowhere"/);

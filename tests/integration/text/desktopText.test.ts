@@ -110,7 +110,7 @@ describe('find_text and click by text on a desktop window (OCR)', { timeout: 120
     const found = (await h.call('find_text', { target, text: 'Save' })).structuredContent as unknown as Found;
     expect(found.matches.map((m) => m.text)).toEqual(['Save', 'Save']);
     const r = await h.call('click', { target, text: 'Save' });
-    expect(textOf(r)).toMatch(/^AMBIGUOUS_TEXT: "Save" matches 2 places on desktop:window:\d+ \(image pixels of your latest capture\): 1: "Save" at \(\d+, \d+\); 2: "Save" at/);
+    expect(textOf(r)).toMatch(/^AMBIGUOUS_TEXT: "Save" matches 2 places \(image pixels of your latest capture\): 1\. text "Save" at \(\d+, \d+\); 2\. text "Save" at/);
     const second = await h.call('click', { target, text: 'Save', index: 2 });
     expect(second.isError, textOf(second)).toBeFalsy();
     const at = (second.structuredContent as { imagePoint: { x: number; y: number }; frameRef: string });

@@ -19,7 +19,7 @@ import { describeOutcome } from './describe.ts';
 import { shorten } from './kinds.ts';
 import type { Redactor, TypedArgs } from './redact.ts';
 import { reportOutcome } from './outcome.ts';
-import { findTextAim } from './textAim.ts';
+import { findTextAim, type AimPurpose } from './textAim.ts';
 import type { z } from 'zod';
 
 /** The sources as the gate sees them: routing a target id to its source. */
@@ -115,17 +115,18 @@ export class ActionGate implements ActionsPort {
     const stored: StoredFrame | undefined = frame && source.screen ? decodeFrame(source.screen, frame) : frame;
     await this.#d.policy.allowlist(source, aim.target, signal, kind.allow?.(args));
 
-    const via = aim.text ? await this.#aimByText(aim, session, signal) : undefined;
+    const via = aim.text ? await this.#aimByText(aim, kind.textAim === 'field' ? 'field' : 'control', session, signal) : undefined;
     const pending = pendingAction(kind, args, { ...aim, ...(via?.aim ?? {}) }, frame, stored, needsFrame);
     const details = await perform(pending.action as PendingAction<A>, signal);
     return this.#report(pending, details, log, via?.said, opts);
   }
 
   /** Where a text is on the target now: a node, or a point read by OCR (source space). */
-  async #aimByText(aim: Aimed, session: Session | undefined, signal: AbortSignal): Promise<{ aim: { node?: string; sourcePoint?: Point }; said: string }> {
+  async #aimByText(aim: Aimed, purpose: AimPurpose, session: Session | undefined, signal: AbortSignal): Promise<{ aim: { node?: string; sourcePoint?: Point }; said: string | undefined }> {
     const read = await this.#d.text.read(aim.target, { signal, ...(session ? { session } : {}) });
-    const hit = findTextAim(read, aim.target, aim.text!, aim.frame ?? this.#d.frames.latest(aim.target, session));
-    const said = `found “${hit.text}” ${hit.via === 'tree' ? 'in its UI tree' : 'by OCR'}`;
+    const hit = findTextAim(read, aim.text!, aim.frame ?? this.#d.frames.latest(aim.target, session), purpose);
+    // A hit in the tree is named by what the action hit; one read by OCR says so (it may misread).
+    const said = hit.via === 'ocr' ? `found “${hit.text}” by OCR` : undefined;
     return { aim: hit.node !== undefined ? { node: hit.node } : { sourcePoint: hit.point }, said };
   }
 

@@ -69,7 +69,8 @@ export function redactItems(items: readonly TextItem[], spec: MaskSpec | undefin
   const out: TextItem[] = [];
   for (const it of items) {
     if (it.node !== undefined && secretNodes?.has(it.node)) continue;
-    if (!hasSecret(it.text, patterns) && !it.words?.some((w) => hasSecret(w.text, patterns))) {
+    const label = it.label !== undefined && hasSecret(it.label, patterns);
+    if (!label && !hasSecret(it.text, patterns) && !it.words?.some((w) => hasSecret(w.text, patterns))) {
       out.push(it);
       continue;
     }
@@ -77,6 +78,7 @@ export function redactItems(items: readonly TextItem[], spec: MaskSpec | undefin
       ...it,
       text: blankSecrets(it.text, patterns),
       ...(it.words ? { words: redactWords(it.text, it.words, patterns) } : {}),
+      ...(label ? { label: blankSecrets(it.label!, patterns) } : {}),
     });
   }
   return out;

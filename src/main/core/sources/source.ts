@@ -307,6 +307,14 @@ export interface TextItem {
   confidence?: number;
   /** Its words with their own boxes, when known (OCR): a hit inside a line gets its word's box. */
   words?: { text: string; bounds: Rect; confidence?: number }[];
+  /** The node's role, when a tree knows it, in ARIA's words (button, link, textbox, heading, text…). */
+  role?: string;
+  /** The node takes typed text (a text field, a text area, an editable element). */
+  editable?: boolean;
+  /** Acting on the node does something (a button, link, menu item, tab, checkbox, option), unlike static text or a heading. */
+  actionable?: boolean;
+  /** A control's accessible name where no text on screen says it (aria-label, a hint): a text aim may name it; find_text does not show it. */
+  label?: string;
 }
 
 export interface TextPort {

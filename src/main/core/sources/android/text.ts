@@ -34,6 +34,9 @@ export class AndroidText implements TextPort {
   }
 }
 
+/** Classes of views that take typed text (EditText and its subclasses by name). */
+const EDIT_CLASS = /(EditText|AutoCompleteTextView|SearchView\$SearchAutoComplete)$/;
+
 /** Labelled nodes on screen with a box, in dump order: text, else content-desc (uiautomator clips boxes to what shows). */
 export function textItems(nodes: readonly SourceUiNode[]): TextItem[] {
   const out: TextItem[] = [];
@@ -42,7 +45,8 @@ export function textItems(nodes: readonly SourceUiNode[]): TextItem[] {
     // A password field's text is its value (dots, or the character just typed): never text to find.
     if (n.attributes?.password === 'true') continue;
     if (!text || !text.trim() || n.inViewport === false || n.bounds.width <= 0 || n.bounds.height <= 0) continue;
-    out.push({ text, bounds: n.bounds, node: n.id, confidence: 1 });
+    const editable = EDIT_CLASS.test(n.role);
+    out.push({ text, bounds: n.bounds, node: n.id, confidence: 1, role: n.role.slice(n.role.lastIndexOf('.') + 1), editable, actionable: !editable && (n.clickable === true || n.attributes?.checkable === 'true') });
   }
   return out;
 }

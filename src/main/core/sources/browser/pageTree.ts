@@ -23,6 +23,12 @@ export interface PageNode {
   attrs?: Record<string, string>;
   /** Text mode: the text a reader sees on the element (a field's value or placeholder). */
   text?: string;
+  /** Text mode: the element takes typed text. */
+  ed?: boolean;
+  /** Text mode: acting on it does something (interactive, not a text field). */
+  act?: boolean;
+  /** Text mode: a control's accessible name when it differs from its text (aria-label, its label's words). */
+  lb?: string;
 }
 
 export interface PageTree {
@@ -190,7 +196,18 @@ export const UI_TREE_FN = `function (maxNodes, query, mode) {
     const box = { x: r2(c.r.left), y: r2(c.r.top), w: r2(c.r.width), h: r2(c.r.height) };
     if (textMode) {
       const text = readerText(c);
-      if (text) nodes.push({ id: idOf(el), p: -1, role: c.role, name: '', text, ...box, inView: c.inView, clickable: c.kind === 'i' });
+      // A label is one place with its control: its words aim at the control, as a click on it would.
+      const ctl = c.tag === 'label' && el.control ? el.control : null;
+      const t = ctl || el;
+      const tTag = t.localName, tType = typeOf(t, tTag);
+      const interactive = ctl ? true : c.kind === 'i';
+      const ed = tTag !== 'select' && isEditable(t);
+      const o = { id: idOf(t), p: -1, role: ctl ? roleOf(t, tTag, tType) || tTag : c.role, name: '', text, ...box, inView: c.inView, clickable: interactive, ed, act: interactive && !ed };
+      if (!ctl && interactive) {
+        const lb = nameOf(el, c.tag, c.type, 300);
+        if (lb && lb !== text) o.lb = lb;
+      }
+      if (text || o.lb) nodes.push(o);
       continue;
     }
     const isI = c.kind === 'i';

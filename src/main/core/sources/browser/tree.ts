@@ -54,7 +54,16 @@ export class BrowserTree implements TreePort<BrowserFrameState>, TextPort {
     const tabs = this.#fleet.forTarget(target);
     return tabs.withTab(target, signal, 'action', async (tab) => {
       const tree = await tabs.call<PageTree>(tab, UI_TREE_FN, [MAX_TEXT_ITEMS, null, 'text']);
-      return tree.nodes.map((n) => ({ text: n.text ?? n.name, bounds: { x: n.x, y: n.y, width: n.w, height: n.h }, node: n.id, confidence: 1 }));
+      return tree.nodes.map((n) => ({
+        text: n.text ?? n.name,
+        bounds: { x: n.x, y: n.y, width: n.w, height: n.h },
+        node: n.id,
+        confidence: 1,
+        role: n.role,
+        editable: n.ed === true,
+        actionable: n.act === true,
+        ...(n.lb ? { label: n.lb } : {}),
+      }));
     });
   }
 }

@@ -140,10 +140,13 @@ export function textItems(tree: WindowTree): TextItem[] {
   const items: TextItem[] = [];
   read.elements.forEach((e, i) => {
     if (e.role === 'window' || !visible(e, window.bounds)) return;
+    // A label is one place with the control it labels: its words aim at the control.
+    const ctl = e.labelFor !== undefined ? read.elements[e.labelFor]! : e;
     const node = e.labelFor !== undefined ? read.ids[e.labelFor]! : read.ids[i]!;
+    const kind = { role: ctl.role, editable: EDITABLE.has(ctl.role), actionable: ACTIONABLE.has(ctl.role) && !EDITABLE.has(ctl.role) };
     const bounds = clip(e.bounds, window.bounds);
-    if (e.name.trim()) items.push({ text: e.name, bounds, node, confidence: 1 });
-    if (e.value?.trim() && !e.states.password && EDITABLE.has(e.role)) items.push({ text: e.value, bounds, node: read.ids[i]!, confidence: 1 });
+    if (e.name.trim()) items.push({ text: e.name, bounds, node, confidence: 1, ...kind });
+    if (e.value?.trim() && !e.states.password && EDITABLE.has(e.role)) items.push({ text: e.value, bounds, node: read.ids[i]!, confidence: 1, ...kind });
   });
   return items;
 }

@@ -1,0 +1,89 @@
+/**
+ * Text aims pick what an agent means, on a real Chromium through a real MCP client: a `field`
+ * is a text field (never a link or a button that reads the same), a label and its control are
+ * one place, a click prefers a button or link to a heading, and a whole label beats a part of a
+ * longer one. Several equal matches are listed with role, name and node, so the next call can
+ * act on one.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
+import { evalIn, open, reload, type Ctx } from './kit.ts';
+
+let c: Ctx;
+let h: Harness;
+let files: string;
+
+beforeAll(async () => {
+  files = mkdtempSync(join(tmpdir(), 'sightline-targeting-'));
+  writeFileSync(join(files, 'invoice.pdf'), 'pdf');
+  c = await open('signin.html', { source: { uploadRoots: () => [files] } });
+  h = await startHarness({ sources: [c.source], settings: { sources: { browser: { enabled: true } } } });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await c?.close();
+  if (files) rmSync(files, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await reload(c, 'signin.html');
+});
+
+async function ok(name: string, args: Record<string, unknown>): Promise<string> {
+  const r = await h.call(name, { target: c.target, ...args });
+  expect(r.isError, textOf(r)).toBeFalsy();
+  return textOf(r);
+}
+
+async function refused(name: string, args: Record<string, unknown>): Promise<string> {
+  const r = await h.call(name, { target: c.target, ...args });
+  expect(r.isError, textOf(r)).toBe(true);
+  return textOf(r);
+}
+
+const value = (id: string): Promise<string> => evalIn<string>(c, `document.getElementById(${JSON.stringify(id)}).value`);
+
+describe('text aims', () => {
+  it('a field is a text field: "Password" is not the "Forgot password?" link, "Search" not the Search button', async () => {
+    await ok('type_text', { field: 'Username', text: 'ada' });
+    await ok('type_text', { field: 'Password', text: 'hunter2' });
+    expect(await value('user')).toBe('ada');
+    expect(await value('pw')).toBe('hunter2');
+    // The search field is named by its aria-label only; its placeholder says something else.
+    await ok('type_text', { field: 'Search', text: 'marmalade' });
+    expect(await value('q')).toBe('marmalade');
+    expect(await evalIn(c, 'window.state.clicks')).toEqual([]);
+    // Text that is on screen but names no text field is refused, saying what it does name.
+    expect(await refused('type_text', { field: 'Forgot', text: 'x' })).toMatch(/^NODE_NOT_FOUND: No text field "Forgot": it matches only link "Forgot password\?"/);
+  });
+
+  it('a click prefers the button to the heading that reads the same', async () => {
+    await ok('click', { text: 'Sign in' });
+    expect(await evalIn(c, 'window.state.clicks')).toEqual(['signin']);
+  });
+
+  it('a label and the control it labels are one place', async () => {
+    await ok('upload_file', { text: 'Attachment', paths: [join(files, 'invoice.pdf')] });
+    expect(await evalIn(c, 'document.getElementById("att").files[0].name')).toBe('invoice.pdf');
+    await ok('select_option', { text: 'Country', label: 'Japan' });
+    expect(await value('country')).toBe('jp');
+    await ok('set_checked', { text: 'I agree to the terms', checked: true });
+    expect(await evalIn(c, 'document.getElementById("terms").checked')).toBe(true);
+  });
+
+  it('equal matches are listed with role, name and node, and the next call acts on one by node', async () => {
+    const text = await refused('click', { text: 'Delete' });
+    // The paragraph that reads "Delete" is not listed: two buttons do something.
+    const m = /^AMBIGUOUS_TEXT: "Delete" matches 2 places: 1\. button "Delete" node (\S+) at \(\d+, \d+\); 2\. button "Delete" node (\S+) at \(\d+, \d+\)\./.exec(text);
+    expect(m, text).not.toBeNull();
+    expect(text).toMatch(/Hint: Act on one by its node/);
+    await ok('click', { node: m![2] });
+    expect(await evalIn(c, 'window.state.clicks')).toEqual(['del2']);
+    await ok('click', { text: 'Delete', index: 1 });
+    expect(await evalIn(c, 'window.state.clicks')).toEqual(['del2', 'del1']);
+  });
+});
