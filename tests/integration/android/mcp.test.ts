@@ -68,13 +68,13 @@ it('list_apps, launch_app, stop_app, open_url: what is installed, which activity
   expect((data(await mcp.call('list_apps', { target, system: true, filter: 'COM.android' })).apps as { package: string }[]).map((a) => a.package)).toEqual(['com.android.chrome', 'com.android.launcher3', 'com.android.settings', 'com.android.systemui']);
 
   const launched = await mcp.call('launch_app', { target, package: 'com.example.notes' });
-  expect(textOf(ok(launched))).toBe(`launch_app on ${target}: ok (com.example.notes/.NotesActivity in front (cold start, 412 ms)).`);
+  expect(textOf(ok(launched))).toBe(`launch_app: ok (com.example.notes/.NotesActivity in front (cold start, 412 ms)).`);
   expect(launched.structuredContent).toMatchObject({ ok: true, details: { package: 'com.example.notes', activity: 'com.example.notes/.NotesActivity', foreground: 'com.example.notes/.NotesActivity', launchState: 'COLD', totalTimeMs: 412 } });
   expect(textOf(ok(await mcp.call('launch_app', { target, package: 'com.example.notes' })))).toMatch(/in front \(was running: brought to the front\)/);
   const missing = await mcp.call('launch_app', { target, package: 'com.example.missing' });
   expect(textOf(missing)).toMatch(/^INVALID_ARGUMENT: com.example.missing is not installed/);
 
-  expect(textOf(ok(await mcp.call('stop_app', { target, package: 'com.example.notes' })))).toBe(`stop_app on ${target}: ok (stopped com.example.notes; com.android.launcher3/.uioverride.QuickstepLauncher in front).`);
+  expect(textOf(ok(await mcp.call('stop_app', { target, package: 'com.example.notes' })))).toBe(`stop_app: ok (stopped com.example.notes; com.android.launcher3/.uioverride.QuickstepLauncher in front).`);
   expect(d.apps.stopped).toEqual(['com.example.notes']);
 
   const opened = await mcp.call('open_url', { target, url: 'https://example.com/a?b=c' });
@@ -156,7 +156,7 @@ it('through the gate: click by text, type into a node with its value read back, 
   const field = (data(await mcp.call('get_ui_tree', { target })).nodes as Node[]).find((n) => n.role === 'android.widget.EditText')!;
   const typed = await mcp.call('type_text', { target, node: field.id, text: 'hello' });
   expect(data(typed)).toMatchObject({ received: { node: field.id, value: 'hello', valueMatches: true }, keyboardShown: true });
-  expect(textOf(typed)).toMatch(/: ok \(the keyboard appeared\)\. Typed into android.widget.EditText “hello”, which now holds "hello"\. The on-screen keyboard is up/);
+  expect(textOf(typed)).toMatch(/: ok \(the keyboard appeared\)\. android.widget.EditText “hello” now holds "hello"\. The on-screen keyboard is up/);
 
   d.ui.screen = 'list';
   ok(await mcp.call('capture', { target }));

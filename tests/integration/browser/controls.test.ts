@@ -77,7 +77,7 @@ describe('forms through MCP', () => {
     const blue = await ok('select_option', { target: c.target, node: colour, label: 'Blue' });
     expect(blue.d.selected).toEqual([{ value: 'b', label: 'Blue' }]);
     expect(blue.s.received).toMatchObject({ name: 'Colour', value: 'Blue', valueMatches: true });
-    expect(blue.text).toMatch(/Selected: "Blue"/);
+    expect(blue.text).toMatch(/combobox “Colour” now holds "Blue"/);
     expect(await state('document.getElementById("colour").value')).toBe('b');
     expect(await state('window.state.changes')).toEqual(['colour']);
 

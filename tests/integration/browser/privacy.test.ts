@@ -145,7 +145,7 @@ describe('masking on (the default)', () => {
     const pw = nodes.filter((n) => n.password);
     expect(pw.length).toBe(2);
     for (const n of pw) expect(n.value).toBeUndefined();
-    expect(tree.text).toContain('(password field, value hidden)');
+    expect(tree.text).toContain('(password, hidden)');
     expect(await ok('get_ui_tree', { target: c.target, query: '4111 1111 1111 1111' }).then((a) => a.s.nodes)).toEqual([]);
     for (const q of [CARD, KEY, PAYMENT, '5555']) {
       const found = await ok('find_text', { target: c.target, text: q });

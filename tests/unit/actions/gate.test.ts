@@ -131,12 +131,16 @@ describe('the action gate', () => {
     expect(source.actions).toHaveLength(1);
   });
 
-  it('aims by text through the text port and says where it found it', async () => {
+  it('aims by text through the text port: at the node a tree names, at the point OCR read (and says it was OCR)', async () => {
     const { source, act } = setup({ text: { via: 'tree', items: [{ text: 'Save', bounds: { x: 300, y: 300, width: 40, height: 20 }, node: 'save' }] } });
     source.nodes.push({ id: 'save', role: 'button', name: 'Save', bounds: { x: 300, y: 300, width: 40, height: 20 } });
     const r = await act(clickKind, { target: TARGET, text: 'save', after: 'none' });
     expect(source.actions[0]).toMatchObject({ node: 'save' });
-    expect(r.note).toMatch(/found “Save”/);
+    expect(r.note ?? '').not.toMatch(/found/);
+    const ocr = setup({ text: { via: 'ocr', items: [{ text: 'Save', bounds: { x: 300, y: 300, width: 40, height: 20 } }] } });
+    const read = await ocr.act(clickKind, { target: TARGET, text: 'save', after: 'none' });
+    expect(ocr.source.actions[0]).toMatchObject({ point: { x: 320, y: 310 } });
+    expect(read.note).toMatch(/found “Save” by OCR/);
   });
 
   it('says the action was done when its log entry cannot be written, and tells the server log', async () => {

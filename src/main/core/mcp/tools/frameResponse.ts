@@ -11,11 +11,10 @@ export function screenshotUri(ref: string, variant?: 'thumbnail'): string {
 export function respondWithFrame(res: ToolResponse, outcome: CaptureOutcome, verb: string): void {
   const f = outcome.frame;
   const tokens = estimateVisionTokens(f.image);
-  const kb = Math.round(outcome.image.data.length / 102.4) / 10;
   const scale = Math.round(f.scale * 1000) / 1000;
   res.text(
-    `${verb} ${f.target} → frame ${f.ref}: ${f.image.width}×${f.image.height} ${outcome.image.format}, ${kb} KB, ~${tokens} vision tokens. ` +
-      `1 image px = ${scale} source units; act in these image coordinates${f.parentRef ? ` with ref "${f.ref}"` : ''}.` +
+    `${verb} frame ${f.ref}: ${f.image.width}×${f.image.height} ${outcome.image.format}, ~${tokens} tokens; 1 image px = ${scale} source px. ` +
+      `Act in these image coordinates${f.parentRef ? ` with ref "${f.ref}"` : ''}.` +
       (outcome.warnings.length ? `\nWarning: ${outcome.warnings.join('\nWarning: ')}` : ''),
   );
   res.image(outcome.image.data, outcome.image.format, ['user', 'assistant'], 1);

@@ -15,7 +15,8 @@ const listTargets = defineTool({
   async handle(ctx, args, res) {
     const { targets, errors } = await ctx.targets.list(args.source, ctx.signal);
     const lines = targets.map((t) => `${t.id}  ${t.kind}  ${JSON.stringify(t.title)}${t.state && t.state !== 'ok' ? `  [${t.state}${t.hint ? `: ${t.hint}` : ''}]` : ''}`);
-    for (const e of errors) lines.push(`(${e.source} unavailable: ${e.code}: ${e.message}${e.hint ? ` Hint: ${e.hint}` : ''})`);
+    // Why a source is down is the person's to fix: one line here, the details in sightline://health.
+    for (const e of errors) lines.push(`(${e.source} unavailable: ${e.code}; see sightline://health)`);
     res.text(lines.length ? lines.join('\n') : 'No targets. Check sightline://health for what each source needs.');
     res.structured({ targets, ...(errors.length ? { errors } : {}) });
   },
@@ -62,9 +63,11 @@ const getUiTree = defineTool({
     const lines = tree.nodes.map((n) => {
       const b = n.bounds;
       const c = n.center ? ` centre ${n.center.x},${n.center.y}` : '';
-      return `${n.id} ${n.role} ${JSON.stringify(n.name)}${n.password ? ' (password field, value hidden)' : n.value ? ` =${JSON.stringify(n.value)}` : ''} box ${b.x},${b.y} ${b.width}×${b.height}${c}${n.inViewport === false ? ' (off screen: click by node scrolls it into view)' : ''}${n.enabled === false ? ' (disabled)' : ''}`;
+      return `${n.id} ${n.role} ${JSON.stringify(n.name)}${n.password ? ' (password, hidden)' : n.value ? ` =${JSON.stringify(n.value)}` : ''} box ${b.x},${b.y} ${b.width}×${b.height}${c}${n.inViewport === false ? ' (off screen)' : ''}${n.enabled === false ? ' (disabled)' : ''}`;
     });
-    res.text(`UI tree of ${args.target}, boxes and centres in image px of frame ${tree.frameRef}:\n${lines.join('\n')}${truncated ? '\n(truncated: raise maxNodes or use query)' : ''}`);
+    // What applies to many nodes is said once.
+    const off = tree.nodes.some((n) => n.inViewport === false) ? ' Acting on an off-screen node by id scrolls it into view.' : '';
+    res.text(`${tree.nodes.length} node${tree.nodes.length === 1 ? '' : 's'}, box and centre in image px of frame ${tree.frameRef}.${off}\n${lines.join('\n')}${truncated ? '\n(truncated: raise maxNodes or use query)' : ''}`);
     res.structured({ frameRef: tree.frameRef, nodes: tree.nodes, ...(truncated ? { truncated } : {}) });
   },
 });

@@ -42,17 +42,16 @@ const findTextTool = defineTool({
       throw new SightlineError('INVALID_ARGUMENT', 'Give "target" (its text now) or "ref" (the text a stored frame shows), not both.', 'Use target for a live screen, ref for a capture, crop or archive frame.');
     }
     const r = await ctx.text.find({ target: args.target, ref: args.ref, query: args.text, regex: args.regex, max: args.max, signal: ctx.signal, session: ctx.session });
-    const where = args.ref ?? args.target;
     const source = r.via === 'tree' ? "the page's own text" : 'OCR';
     if (r.matches.length === 0) {
-      res.text(`No "${args.text}" on ${where} (read from ${source}; frame ${r.frameRef}, ${r.image.width}×${r.image.height} px).`);
+      res.text(`No "${args.text}" on ${args.ref ?? 'screen'} (read from ${source}; frame ${r.frameRef}, ${r.image.width}×${r.image.height} px).`);
     } else {
       const lines = r.matches.map(
         (m, i) =>
           `${i + 1}. ${JSON.stringify(m.text)} centre ${m.center.x},${m.center.y} box ${m.box.x},${m.box.y} ${m.box.width}×${m.box.height}${m.node ? ` node ${m.node}` : ''}${m.edits ? ` (near match: ${m.edits} letter${m.edits > 1 ? 's' : ''} read differently)` : ''} confidence ${m.confidence}`,
       );
       const more = r.total > r.matches.length ? `\n(${r.total - r.matches.length} more: raise max)` : '';
-      res.text(`${r.total} match${r.total > 1 ? 'es' : ''} of "${args.text}" on ${where}, read from ${source}; image px of frame ${r.frameRef} (${r.image.width}×${r.image.height}):\n${lines.join('\n')}${more}`);
+      res.text(`${r.total} match${r.total > 1 ? 'es' : ''} of "${args.text}", read from ${source}; image px of frame ${r.frameRef} (${r.image.width}×${r.image.height}):\n${lines.join('\n')}${more}`);
     }
     res.structured({ ...r });
   },

@@ -13,6 +13,7 @@ const navigate = actionTool(navigateKind, {
   description:
     "Open a URL in a browser tab, or go back, forward or reload; waits for the page to load (waitUntil). details has the page's url, title and HTTP status. Older frames of the tab become stale: capture again.",
   answer: (d) => (str(d.url) ? `Now at ${str(d.url)}${str(d.title) ? ` ("${str(d.title)}")` : ''}${typeof d.status === 'number' ? `, HTTP ${d.status}` : ''}.` : undefined),
+  says: ['navigated'],
 });
 
 const tabs = actionTool(tabsKind, {
@@ -27,10 +28,6 @@ const selectOption = actionTool(selectOptionKind, {
   title: 'Choose an option of a drop-down (browser)',
   description:
     'Choose options of a drop-down (a select element) by label (the text shown) or value, aimed at by x, y (image pixels of the frame), node or text (the select, its label or a wrapper). Fires input and change as a user does; details.selected lists the options now selected.',
-  answer: (d) => {
-    const sel = (d.selected ?? []) as { value: string; label: string }[];
-    return `Selected: ${sel.map((o) => `"${o.label}"`).join(', ') || 'nothing'}.`;
-  },
 });
 
 const setChecked = actionTool(setCheckedKind, {
@@ -39,16 +36,13 @@ const setChecked = actionTool(setCheckedKind, {
     'Set a checkbox, radio button or switch to checked true or false, aimed at by x, y (image pixels of the frame), node or text (the box or its label). Clicks it only when it must change, then reads the state back (details.checked).',
   answer: (d, a) =>
     d.how === 'already' ? `It was already ${a.checked ? 'checked' : 'unchecked'}: nothing clicked.` : `It is now ${d.checked === true ? 'checked' : d.checked === false ? 'unchecked' : String(d.checked)}.`,
+  says: ['received'],
 });
 
 const uploadFile = actionTool(uploadFileKind, {
   title: 'Upload files into a file input (browser)',
   description:
     'Put files into a file input (input type=file), aimed at by x, y (image pixels of the frame), node or text (the input, its label or a wrapper). Paths must be absolute and inside a folder of files.uploadRoots. details.files has the names the input now holds.',
-  answer: (d) => {
-    const files = (d.files ?? []) as string[];
-    return `The input holds ${files.map((f) => `"${f}"`).join(', ') || 'no file'}.`;
-  },
 });
 
 const handleDialog = actionTool(handleDialogKind, {
