@@ -8,9 +8,9 @@ import { portOf } from '../sources/aim.ts';
 import { ORIENTATION_VALUES, type InstallParams, type LaunchParams, type ModuleAction, type OpenUrlParams, type OrientationValue } from '../sources/source.ts';
 import { defineAction } from './kinds.ts';
 
-export const deviceField = z.string().min(1).max(512).describe('A device id from list_targets, e.g. "android:<serial>".');
-export const packageField = z.string().min(1).max(255).describe('Package name, e.g. com.example.app (list_apps lists them).');
-const waitField = z.boolean().default(true).describe('Wait until the activity has drawn its first frame (up to 30 s; default true). false returns once the start was accepted.');
+export const deviceField = z.string().min(1).max(512).describe('Device id, e.g. "android:<serial>".');
+export const packageField = z.string().min(1).max(255).describe('e.g. com.example.app.');
+const waitField = z.boolean().default(true).describe('Wait for its first frame (up to 30 s).');
 
 export const launchAppKind = defineAction({
   name: 'launch_app',
@@ -18,7 +18,7 @@ export const launchAppKind = defineAction({
   input: {
     target: deviceField,
     package: packageField,
-    activity: z.string().min(1).max(512).optional().describe('Start this activity of the package instead (".MainActivity" or "package/full.Class").'),
+    activity: z.string().min(1).max(512).optional().describe('This activity instead, e.g. ".MainActivity".'),
     wait: waitField,
   },
   // Judged by the app it starts, not by the one in front.
@@ -47,8 +47,8 @@ export const openUrlKind = defineAction({
   aim: 'none',
   input: {
     target: deviceField,
-    url: z.string().min(3).max(3800).describe('A whole URI with its scheme: https://example.com/page or myapp://item/42.'),
-    package: packageField.optional().describe('Open it in this app only (e.g. com.android.chrome).'),
+    url: z.string().min(3).max(3800).describe('A URI with its scheme, e.g. myapp://item/42.'),
+    package: packageField.optional().describe('Only in this app.'),
     wait: waitField,
   },
   allow: (a) => (a.package !== undefined ? { as: a.package } : undefined),
@@ -64,10 +64,10 @@ export const installApkKind = defineAction({
   aim: 'none',
   input: {
     target: deviceField,
-    path: z.string().min(1).max(4096).describe('Absolute path of the .apk on this computer, inside a folder the user allowed (files.uploadRoots).'),
-    grantPermissions: z.boolean().default(false).describe('Grant every runtime permission the app asks for (pm install -g).'),
-    allowDowngrade: z.boolean().default(false).describe('Allow a lower version than the installed one (debuggable apps only).'),
-    allowTest: z.boolean().default(false).describe('Allow an APK built as test-only (Android Studio debug runs).'),
+    path: z.string().min(1).max(4096).describe('Absolute path inside files.uploadRoots.'),
+    grantPermissions: z.boolean().default(false).describe('Grant all runtime permissions.'),
+    allowDowngrade: z.boolean().default(false).describe('Allow an older version.'),
+    allowTest: z.boolean().default(false).describe('Allow a test-only APK.'),
   },
   build: (a, at): ModuleAction<'install_apk', InstallParams> => ({ kind: 'install_apk', target: at.target, params: { path: a.path, grantPermissions: a.grantPermissions, allowDowngrade: a.allowDowngrade, allowTest: a.allowTest } }),
   performer: (source) => {
@@ -81,7 +81,7 @@ export const setOrientationKind = defineAction({
   aim: 'none',
   input: {
     target: deviceField,
-    orientation: z.enum(ORIENTATION_VALUES).describe('portrait | landscape | reverse-portrait | reverse-landscape | auto.'),
+    orientation: z.enum(ORIENTATION_VALUES),
   },
   build: (a, at): ModuleAction<'set_orientation', { orientation: OrientationValue }> => ({ kind: 'set_orientation', target: at.target, params: { orientation: a.orientation } }),
   performer: (source) => {

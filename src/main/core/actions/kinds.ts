@@ -36,7 +36,7 @@ export const aimFields = {
 /** The target-or-frame fields of a kind that aims at nothing. */
 export const targetFields = {
   target: targetField.optional(),
-  ref: refField.optional().describe('A frame ref, to name the target by a frame of it (instead of "target").'),
+  ref: refField.optional().describe('Names the target by a frame of it.'),
   after: afterField.optional(),
 };
 
@@ -70,10 +70,10 @@ export const clickKind = defineAction({
   aim: 'required',
   input: {
     ...aimFields,
-    button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left).'),
-    clicks: z.int().min(1).max(3).optional().describe('2 for a double click.'),
-    modifiers: modifiers.optional().describe('Keys held during the click.'),
-    holdMs: z.int().min(0).max(10_000).optional().describe('Hold before release, in ms (a long press on Android).'),
+    button: z.enum(['left', 'right', 'middle']).optional(),
+    clicks: z.int().min(1).max(3).optional().describe('2: double click.'),
+    modifiers: modifiers.optional(),
+    holdMs: z.int().min(0).max(10_000).optional().describe('Hold ms (long press).'),
   },
   build: (a, at): SourceAction => ({ kind: 'click', target: at.target, ...aimOf(at), button: a.button ?? 'left', clicks: a.clicks ?? 1, modifiers: a.modifiers ?? [], ...(a.holdMs !== undefined ? { holdMs: a.holdMs } : {}) }),
   performer: viaInput('click'),
@@ -84,14 +84,14 @@ export const typeTextKind = defineAction({
   aim: 'optional',
   textAim: 'field',
   input: {
-    text: z.string().min(1).max(10_000).describe('The text to type, exactly.'),
-    x: xField.optional().describe('Optional: click the field here first (image pixels).'),
-    y: yField.optional().describe('Optional: click the field here first (image pixels).'),
-    node: nodeField.optional().describe('Optional: a node id from get_ui_tree to type into.'),
-    field: textAimField.optional().describe('Optional: the visible label or placeholder of the field to type into, e.g. "Email".'),
+    text: z.string().min(1).max(10_000),
+    x: xField.optional(),
+    y: yField.optional(),
+    node: nodeField.optional(),
+    field: textAimField.optional().describe('Label or placeholder of the field, e.g. "Email".'),
     index: indexField.optional(),
-    submit: z.boolean().optional().describe('Press Enter after typing (submits a form).'),
-    clear: z.boolean().optional().describe("Replace the field's value instead of adding to it."),
+    submit: z.boolean().optional().describe('Press Enter after.'),
+    clear: z.boolean().optional().describe('Replace the value.'),
     target: targetField.optional(),
     ref: refField.optional(),
     after: afterField.optional(),
@@ -104,7 +104,7 @@ export const typeTextKind = defineAction({
 export const pressKeyKind = defineAction({
   name: 'press_key',
   aim: 'none',
-  input: { key: z.string().min(1).max(64).describe('Key name, or a combination joined by "+" (modifiers first: Control+Shift+T).'), ...targetFields },
+  input: { key: z.string().min(1).max(64).describe('e.g. Enter, Control+Shift+T.'), ...targetFields },
   build: (a, at): SourceAction => ({ kind: 'press_key', target: at.target, ...(at.frame ? { frame: at.frame } : {}), key: a.key }),
   performer: viaInput('press_key'),
 });
@@ -113,8 +113,8 @@ export const scrollKind = defineAction({
   name: 'scroll',
   aim: 'optional',
   input: {
-    deltaX: z.number().finite().min(-100_000).max(100_000).default(0).describe('Horizontal distance in image pixels (positive scrolls right).'),
-    deltaY: z.number().finite().min(-100_000).max(100_000).default(0).describe('Vertical distance in image pixels (positive scrolls down).'),
+    deltaX: z.number().finite().min(-100_000).max(100_000).default(0).describe('Image px.'),
+    deltaY: z.number().finite().min(-100_000).max(100_000).default(0).describe('Image px.'),
     ...aimFields,
   },
   check: (a) => {
@@ -139,11 +139,11 @@ export const dragKind = defineAction({
   aim: 'required',
   input: {
     ...aimFields,
-    toX: xField.optional().describe('Where to drop: X in image pixels of the frame.'),
-    toY: yField.optional().describe('Where to drop: Y in image pixels of the frame.'),
-    toNode: nodeField.optional().describe('Where to drop: a node id from get_ui_tree.'),
-    durationMs: durationMs.optional().describe('How long the move takes, in ms (default 300).'),
-    holdMs: z.int().min(0).max(10_000).optional().describe('Hold before moving, in ms (Android starts a drag after a long press, ~600).'),
+    toX: xField.optional().describe('Drop here, image px.'),
+    toY: yField.optional().describe('Drop here, image px.'),
+    toNode: nodeField.optional().describe('Drop on this node.'),
+    durationMs: durationMs.optional().describe('Move time, ms (default 300).'),
+    holdMs: z.int().min(0).max(10_000).optional().describe('Hold ms before moving (Android ~600).'),
   },
   check: (a) => {
     if ((a.toX === undefined) !== (a.toY === undefined)) throw new SightlineError('INVALID_ARGUMENT', 'Give both "toX" and "toY", or neither.', 'toX and toY are image pixels of the frame you saw.');
@@ -169,9 +169,9 @@ export const swipeKind = defineAction({
   input: {
     x: xField,
     y: yField,
-    toX: xField.describe('End X in image pixels.'),
-    toY: yField.describe('End Y in image pixels.'),
-    durationMs: durationMs.default(300).describe('Swipe duration in ms (default 300).'),
+    toX: xField.describe('End, image px.'),
+    toY: yField.describe('End, image px.'),
+    durationMs: durationMs.default(300).describe('ms.'),
     target: targetField.optional(),
     ref: refField.optional(),
   },
@@ -183,7 +183,7 @@ export const swipeKind = defineAction({
 export const focusWindowKind = defineAction({
   name: 'focus_window',
   aim: 'none',
-  input: { target: z.string().min(1).max(512).describe('A desktop:window:… id from list_targets.') },
+  input: { target: z.string().min(1).max(512).describe('A desktop:window:… id.') },
   build: (_a, at): SourceAction => ({ kind: 'focus_window', target: at.target }),
   performer: viaInput('focus_window'),
 });
@@ -194,10 +194,10 @@ export const scrollIntoViewKind = defineAction({
   name: 'scroll_into_view',
   aim: 'none',
   input: {
-    target: z.string().min(1).max(512).describe('A browser tab or Android device id from list_targets.'),
-    node: nodeField.describe('A node id from get_ui_tree.'),
-    block: align.optional().describe('Vertical alignment (default center; browser).'),
-    inline: align.optional().describe('Horizontal alignment (default nearest; browser).'),
+    target: z.string().min(1).max(512).describe('Target id.'),
+    node: nodeField,
+    block: align.optional().describe('Default center (browser).'),
+    inline: align.optional().describe('Default nearest (browser).'),
   },
   build: (a, at): SourceAction => ({ kind: 'scroll_into_view', target: at.target, node: a.node, block: a.block ?? 'center', inline: a.inline ?? 'nearest' }),
   performer: viaInput('scroll_into_view'),

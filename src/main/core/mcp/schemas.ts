@@ -62,28 +62,12 @@ export const uiTreeOutput = z.object({
   truncated: z.boolean().optional(),
 });
 
-const elementRef = z.object({ role: z.string().optional(), name: z.string().optional(), node: z.string().optional() });
-
-export const actionOutput = z.object({
-  ok: z.boolean(),
-  target: z.string(),
-  imagePoint: point.optional().describe('Where it landed, in image pixels of frameRef.'),
-  sourcePoint: point.optional().describe("Where it landed in the source's own units (screen points, CSS px, device px)."),
-  frameRef: z.string().optional(),
-  note: z.string().optional(),
-  hit: elementRef.extend({ app: z.string().optional() }).optional().describe('What was under the point.'),
-  received: elementRef.extend({ value: z.string().optional(), valueMatches: z.boolean().optional(), password: z.boolean().optional() }).optional().describe('The element that received the text, and its value read back.'),
-  navigated: z.object({ url: z.string(), title: z.string().optional() }).optional(),
-  dialog: z.object({ type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']), message: z.string(), defaultPrompt: z.string().optional() }).optional(),
-  title: z.object({ from: z.string(), to: z.string() }).optional(),
-  keyboardShown: z.boolean().optional(),
-  changed: rect.optional().describe('The region that changed, in image pixels of changedRef.'),
-  changedRef: z.string().optional(),
-  afterRef: z.string().optional().describe('A frame captured after the action.'),
-  remapped: z.string().optional(),
-  warnings: z.array(z.string()).optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
+/**
+ * What every action answers, for programs. The result carries more than these two fields (where it
+ * landed, what was hit, what changed: see ActionResult); the schema names only the two every
+ * answer has, so twenty action tools do not each spend a page of tokens on the same schema.
+ */
+export const actionOutput = z.looseObject({ ok: z.boolean(), target: z.string() });
 
 export const screenshotsOutput = z.object({
   screenshots: z.array(

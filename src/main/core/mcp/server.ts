@@ -30,7 +30,9 @@ import { coreTools } from './tools/index.ts';
 export const SERVER_NAME = 'sightline';
 
 const INSTRUCTIONS = `Sightline gives you eyes and hands on desktop windows, browser tabs, Android devices and the ManicTime screenshot archive.
-Workflow: list_targets → capture (a small image) → crop_screenshot for detail → click / type_text / press_key / scroll in the pixels of the image you saw (pass "ref" for a crop). Sightline maps them to the device.
+Workflow: list_targets → capture (a small image) → crop_screenshot for detail → click / type_text / press_key / scroll in the pixels of the image you saw. Sightline maps them to the device.
+Aims: x, y (and toX, toY, deltaX, deltaY) are image pixels of the target's latest capture in this session, or of the frame named by ref (a crop included). Instead of x, y an action takes node (an id from get_ui_tree: the element is found where it is now, scrolled into view if needed) or text (visible text, case- and accent-insensitive; type_text names its field with field), with index to pick among several matches.
+after: summary (default: what was hit, navigation, dialogs, the changed region), image (also a small picture of the change), none (fastest).
 Errors start with a code and end with a hint: FRAME_STALE means capture again; INPUT_PAUSED means the user paused input — wait, do not retry in a loop.`;
 
 /** What an MCP session may use. */
@@ -56,7 +58,30 @@ export interface Offered {
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
-  return rest;
+  return lean(rest, io === 'output') as Record<string, unknown>;
+}
+
+/**
+ * A schema as a model reads it: string and list lengths are limits of abuse, not of meaning, and
+ * cost every agent tokens on every tools/list; the server still enforces them (a call past one is
+ * INVALID_ARGUMENT naming the field).
+ */
+function lean(node: unknown, output = false, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((n) => lean(n, output, depth));
+  if (typeof node !== 'object' || node === null) return node;
+  const o = node as Record<string, unknown>;
+  // An output schema is for programs checking a result's shape, and its text is what a model
+  // reads: it names the fields of the result and of its parts, and leaves the parts' insides to
+  // the result itself.
+  if (output && depth >= 2 && (o.type === 'object' || o.type === 'array')) return { type: o.type };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'minLength' || k === 'maxLength' || k === 'maxItems' || k === 'minItems') continue;
+    if ((k === 'minimum' || k === 'maximum') && typeof v === 'number' && Math.abs(v) >= 1000) continue;
+    if (output && ((k === 'description' && typeof v === 'string') || (k === 'additionalProperties' && v === false))) continue;
+    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([p, s]) => [p, lean(s, output, depth + 1)])) : lean(v, output, k === 'items' ? depth + 1 : depth);
+  }
+  return out;
 }
 
 /** What the tool list is derived from: the registered sources and their modules' tools. */
@@ -91,7 +116,7 @@ export function describeTools(services: { sources: ToolSources }): Offered[] {
       description: tool.description,
       inputSchema: jsonSchema(z.object(inputShape(tool, ctx)), 'input') as Tool['inputSchema'],
       ...(tool.output ? { outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
-      annotations: { title: tool.title, ...tool.annotations },
+      annotations: tool.annotations,
     };
     out.push({ tool, ...(sources ? { sources } : {}), described });
   }

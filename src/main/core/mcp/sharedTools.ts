@@ -13,31 +13,31 @@ import { defineTool, type AnyTool } from './tool.ts';
 /** Sources whose UI trees scroll (browser pages, Android lists). */
 export const scrollIntoViewTool = actionTool(scrollIntoViewKind, {
   title: 'Scroll an element into view',
-  description: 'Scroll a node from get_ui_tree into view (a browser page, an Android list), aligned as asked; capture again afterwards to see it. Acting on a node already scrolls it into view: use this to look, not before a click.',
+  description: 'Scroll a node into view to look at it (acting on a node scrolls it already).',
   annotations: { ...actionHints, destructiveHint: false },
 });
 
 /** Sources with windows to raise. */
 export const focusWindowTool = actionTool(focusWindowKind, {
   title: 'Focus a window',
-  description: 'Raise and focus a desktop window; falls back to clicking a safe point inside it and says which was done.',
+  description: 'Raise and focus a desktop window.',
   annotations: { ...actionHints, destructiveHint: false },
 });
 
 /** Touch screens. */
 export const swipeTool = actionTool(swipeKind, {
   title: 'Swipe',
-  description: 'Swipe from x, y to toX, toY (image pixels of the latest capture or of ref) over durationMs.',
+  description: 'Swipe from x, y to toX, toY over durationMs.',
 });
 
 const listApps = defineTool({
   name: 'list_apps',
   title: 'List apps',
-  description: 'Installed apps of a device by package name: the ones the user installed, or all with system: true; filter keeps names containing it.',
+  description: "A device's installed apps (packages).",
   input: {
     target: deviceField,
-    system: z.boolean().default(false).describe('Also list the apps that came with the device (default false: user apps only).'),
-    filter: z.string().min(1).max(255).optional().describe('Keep packages whose name contains this (case-insensitive).'),
+    system: z.boolean().default(false).describe('Also system apps.'),
+    filter: z.string().min(1).max(255).optional().describe('Name contains.'),
   },
   output: z.object({ target: z.string(), apps: z.array(z.object({ package: z.string(), system: z.boolean() })), count: z.number() }),
   annotations: { readOnlyHint: true, openWorldHint: true },
@@ -52,29 +52,29 @@ const listApps = defineTool({
 
 const launchApp = actionTool(launchAppKind, {
   title: 'Launch app',
-  description: 'Start an app by package name the way the home screen does (its launcher activity); a running app comes back as it was. Says which activity is in front after.',
+  description: 'Start an app as the home screen does; says what is in front after.',
   annotations: { ...actionHints, destructiveHint: false },
 });
 
 const stopApp = actionTool(stopAppKind, {
   title: 'Stop app',
-  description: 'Force-stop an app: its processes end; it starts fresh next time.',
+  description: 'Force-stop an app.',
 });
 
 const openUrl = actionTool(openUrlKind, {
   title: 'Open URL on a device',
-  description: 'Open a URL or deep link on a device, in the app the device picks or in package. Says which app opened it, or that the device shows its chooser.',
+  description: 'Open a URL or deep link on a device; says which app opened it.',
   annotations: { ...actionHints, destructiveHint: false },
 });
 
 const installApk = actionTool(installApkKind, {
   title: 'Install APK',
-  description: 'Install (or update, keeping its data) an APK file of this computer on the device. The file must lie inside a folder of files.uploadRoots.',
+  description: 'Install or update an APK from this computer.',
 });
 
 const setOrientation = actionTool(setOrientationKind, {
   title: 'Set orientation',
-  description: 'Turn the screen: portrait, landscape, reverse-portrait or reverse-landscape (auto-rotate off), or auto (follow the sensor). Reads the rotation back; frames captured before become stale. The current orientation is in list_targets details.',
+  description: 'Turn the screen (auto follows the sensor). Older frames become stale.',
   annotations: { ...actionHints, destructiveHint: false, idempotentHint: true },
 });
 

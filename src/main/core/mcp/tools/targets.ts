@@ -8,8 +8,8 @@ import { respondWithFrame } from './frameResponse.ts';
 const listTargets = defineTool({
   name: 'list_targets',
   title: 'List targets',
-  description: 'List what can be captured and operated: desktop displays and windows, browser tabs, Android devices. Each has an id to pass as "target".',
-  input: (c) => ({ source: sourceField(c.liveSources).optional().describe(`Only this source (${c.liveSources.join(' | ') || 'none registered'}).`) }),
+  description: 'Windows, displays, browser tabs and devices to capture and operate, with their ids.',
+  input: (c) => ({ source: sourceField(c.liveSources).optional() }),
   output: targetsOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },
   async handle(ctx, args, res) {
@@ -26,15 +26,15 @@ const capture = defineTool({
   name: 'capture',
   title: 'Capture a screenshot',
   description:
-    'Capture a target as a small image (long edge ≤ 1000 px by default) and store it as a frame. Act later in the pixels of this image: Sightline maps them to the real device. Use crop_screenshot for detail.',
+    'Capture a target as a small image (long edge 1000 px by default); act in its pixels.',
   input: {
-    target: z.string().min(1).max(512).describe('Target id from list_targets.'),
-    maxDimension: z.int().min(64).max(8192).optional().describe('Long-edge limit in pixels (default 1000, or the settings profile).'),
-    format: z.enum(IMAGE_FORMATS).optional().describe('Image format (default jpeg).'),
-    quality: z.int().min(1).max(100).optional().describe('JPEG/WebP quality 1–100 (default 70).'),
-    raw: z.boolean().optional().describe('Native resolution, no scaling (costly in tokens; carries a warning).'),
-    fullPage: z.boolean().optional().describe('Browser: the whole page instead of the viewport.'),
-    scrollOffset: z.strictObject({ x: z.number().finite(), y: z.number().finite() }).optional().describe('Browser: scroll the page by this many CSS px (x right, y down) before capturing.'),
+    target: z.string().min(1).max(512),
+    maxDimension: z.int().min(64).max(8192).optional().describe('Long edge, px.'),
+    format: z.enum(IMAGE_FORMATS).optional(),
+    quality: z.int().min(1).max(100).optional(),
+    raw: z.boolean().optional().describe('Native size (costly).'),
+    fullPage: z.boolean().optional().describe('Whole page (browser).'),
+    scrollOffset: z.strictObject({ x: z.number().finite(), y: z.number().finite() }).optional().describe('Scroll by CSS px first (browser).'),
   },
   output: frameOutput,
   // Not read-only: scrollOffset scrolls the page, and a background tab is brought to the front.
@@ -49,11 +49,11 @@ const getUiTree = defineTool({
   name: 'get_ui_tree',
   title: 'Get the UI tree',
   description:
-    "A compact list of the target's interactive and text elements: each has a box and a centre in image pixels of its latest frame (frameRef). A node id is a handle to its element: click, type_text, scroll, hover and drag take it as \"node\" and act on the element where it is now, across captures and scrolls.",
+    "The target's controls and text, each with a node id (a handle actions take as node) and its box in image px of the latest frame.",
   input: {
-    target: z.string().min(1).max(512).describe('Target id from list_targets.'),
-    maxNodes: z.int().min(1).max(2000).default(200).describe('At most this many nodes (default 200).'),
-    query: z.string().max(200).optional().describe('Only nodes whose name, value or role contains this text (case-insensitive).'),
+    target: z.string().min(1).max(512),
+    maxNodes: z.int().min(1).max(2000).default(200),
+    query: z.string().max(200).optional().describe('Name, value or role contains.'),
   },
   output: uiTreeOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },

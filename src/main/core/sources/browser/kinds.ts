@@ -41,16 +41,16 @@ function originOfInput(url: string | undefined): string | undefined {
   return url === undefined ? undefined : originOf(normaliseUrl(url));
 }
 
-const tabField = z.string().min(1).max(512).describe('A browser tab id from list_targets ("browser:…").');
-const waitUntilField = z.enum(WAIT_UNTIL).optional().describe('When the navigation counts as done (default load; networkidle: load, then 500 ms without requests).');
-const timeoutField = z.int().min(0).max(120_000).optional().describe('Longest wait for the load, in ms (default 15000); the call returns then, saying it is still loading.');
+const tabField = z.string().min(1).max(512).describe('Tab id.');
+const waitUntilField = z.enum(WAIT_UNTIL).optional().describe('Done when (default load).');
+const timeoutField = z.int().min(0).max(120_000).optional().describe('Longest wait, ms (default 15000).');
 const load = (a: LoadParams): LoadParams => ({ ...(a.waitUntil ? { waitUntil: a.waitUntil } : {}), ...(a.timeoutMs !== undefined ? { timeoutMs: a.timeoutMs } : {}) });
 
 /** Where a form kind aims: x, y (image pixels of the frame), a node, or visible text. */
 const formAim = {
   ...aimFields,
-  target: tabField.optional().describe('A browser tab id from list_targets ("browser:…"). Optional when "ref" is given.'),
-  text: aimFields.text.describe('Visible text to aim at instead of x, y: the control\'s label, e.g. "Country".'),
+  target: tabField.optional().describe('Tab id; optional with ref.'),
+  text: aimFields.text.describe('The control or its label, e.g. "Country".'),
 };
 
 export const navigateKind = defineAction({
@@ -58,8 +58,8 @@ export const navigateKind = defineAction({
   aim: 'none',
   input: {
     target: tabField,
-    url: z.string().min(1).max(8192).optional().describe('The URL to open: http:, https: or about:blank (https:// is added to a bare host).'),
-    action: z.enum(['back', 'forward', 'reload']).optional().describe('Instead of url: move in the tab history, or reload.'),
+    url: z.string().min(1).max(8192).optional().describe('http(s): or about:blank.'),
+    action: z.enum(['back', 'forward', 'reload']).optional(),
     waitUntil: waitUntilField,
     timeoutMs: timeoutField,
   },
@@ -81,9 +81,9 @@ export const tabsKind = defineAction({
   name: 'tabs',
   aim: 'none',
   input: {
-    action: z.enum(['new', 'close', 'select']).describe('What to do.'),
-    target: tabField.optional().describe('close, select: the tab. new: a tab or "browser:<endpoint>/" naming the browser to open it in (default the local browser).'),
-    url: z.string().min(1).max(8192).optional().describe('new: the URL to open (default about:blank).'),
+    action: z.enum(['new', 'close', 'select']),
+    target: tabField.optional().describe('The tab; for new, a tab or "browser:<endpoint>/" of the browser to open in.'),
+    url: z.string().min(1).max(8192).optional(),
     waitUntil: waitUntilField,
     timeoutMs: timeoutField,
   },
@@ -107,8 +107,8 @@ export const handleDialogKind = defineAction({
   aim: 'none',
   input: {
     target: tabField,
-    accept: z.boolean().describe('true: OK / Leave; false: Cancel / Stay.'),
-    promptText: z.string().max(10_000).optional().describe('The text to answer a prompt with (when accepting).'),
+    accept: z.boolean().describe('OK (true) or Cancel.'),
+    promptText: z.string().max(10_000).optional(),
   },
   build: (a, at): BrowserModuleAction => ({ kind: 'handle_dialog', target: at.target, params: { accept: a.accept, ...(a.promptText !== undefined ? { promptText: a.promptText } : {}) } }),
   performer: viaModule('browser', 'handle_dialog'),
@@ -122,8 +122,8 @@ export const selectOptionKind = defineAction({
   aim: 'required',
   input: {
     ...formAim,
-    label: oneOrMany.optional().describe('Option text(s) as shown; several only for a multiple select.'),
-    value: oneOrMany.optional().describe('Instead of label: option value attribute(s).'),
+    label: oneOrMany.optional().describe('Option text(s) shown.'),
+    value: oneOrMany.optional().describe('Or option value(s).'),
   },
   check: (a) => {
     if ((a.value === undefined) === (a.label === undefined)) throw new SightlineError('INVALID_ARGUMENT', 'Give "value" or "label" (one of them).', "label is the text shown in the list; value is the option's value attribute.");
@@ -135,7 +135,7 @@ export const selectOptionKind = defineAction({
 export const setCheckedKind = defineAction({
   name: 'set_checked',
   aim: 'required',
-  input: { ...formAim, checked: z.boolean().describe('The state wanted.') },
+  input: { ...formAim, checked: z.boolean() },
   build: (a, at): BrowserModuleAction => ({ kind: 'set_checked', target: at.target, ...aimOf(at), params: { checked: a.checked } }),
   performer: viaModule('browser', 'set_checked'),
 });
@@ -143,7 +143,7 @@ export const setCheckedKind = defineAction({
 export const uploadFileKind = defineAction({
   name: 'upload_file',
   aim: 'required',
-  input: { ...formAim, paths: z.array(z.string().min(1).max(4096)).min(1).max(100).describe('Absolute paths of the files.') },
+  input: { ...formAim, paths: z.array(z.string().min(1).max(4096)).min(1).max(100).describe('Absolute paths.') },
   build: (a, at): BrowserModuleAction => ({ kind: 'upload_file', target: at.target, ...aimOf(at), params: { paths: a.paths } }),
   performer: viaModule('browser', 'upload_file'),
 });
