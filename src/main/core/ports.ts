@@ -100,6 +100,8 @@ export interface Mapped {
   toSource(p: Point): Point;
   /** Source units per image pixel of the frame (1 without one). */
   scale: number;
+  /** The node each of the kind's `labels` names (a form's fields by their labels). */
+  labelled: ReadonlyMap<string, string>;
 }
 
 export type ArgsOf<S extends z.ZodRawShape> = z.output<z.ZodObject<S>>;
@@ -127,6 +129,12 @@ export interface ActionKind<S extends z.ZodRawShape = z.ZodRawShape, A = unknown
   performer(source: Source): Performer<A>;
   /** What the log may keep of the arguments (default: all, long strings shortened). */
   logged?(args: ArgsOf<S>): Record<string, unknown>;
+  /**
+   * Controls the action names by their labels (a form's fields): the gate finds each among the
+   * target's visible text, as a control that takes a value, before anything is touched, and
+   * gives `build` their nodes in `at.labelled`.
+   */
+  labels?(args: ArgsOf<S>): string[];
 }
 
 // Methods are bivariant, so a kind of any shape and action fits here.

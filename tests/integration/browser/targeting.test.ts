@@ -36,7 +36,7 @@ beforeEach(async () => {
 async function ok(name: string, args: Record<string, unknown>): Promise<string> {
   const r = await h.call(name, { target: c.target, ...args });
   expect(r.isError, textOf(r)).toBeFalsy();
-  return textOf(r);
+  return r.content.map((x) => (x.type === 'text' ? x.text : '')).join('\n');
 }
 
 async function refused(name: string, args: Record<string, unknown>): Promise<string> {
@@ -87,3 +87,43 @@ describe('text aims', () => {
     expect(await evalIn(c, 'window.state.clicks')).toEqual(['del2', 'del1']);
   });
 });
+
+describe('fill_form', () => {
+  it('sets a text field, a drop-down, a checkbox, a radio, a file and a text area in one call, by label or node', async () => {
+    const text = await ok('fill_form', {
+      fields: [
+        { label: 'Full name', value: 'Ada Lovelace' },
+        { label: 'Country', value: 'Peru' },
+        { label: 'I agree to the terms', value: true },
+        { label: 'Express', value: true },
+        { label: 'Attachment', value: [join(files, 'invoice.pdf')] },
+        { label: 'Comment', value: 'Leave at the door' },
+      ],
+    });
+    expect(text).toMatch(/^fill_form: ok\./);
+    expect(text).toMatch(/Filled 6: "Full name" = "Ada Lovelace", "Country" = "Peru", "I agree to the terms" = "true", "Express" = "true", "Attachment" = "invoice.pdf", "Comment" = "Leave at the door"\./);
+    await ok('click', { text: 'Place order' });
+    expect(await evalIn(c, 'window.state.order')).toEqual({ name: 'Ada Lovelace', country: 'pe', terms: true, ship: 'express', files: ['invoice.pdf'], comment: 'Leave at the door' });
+  });
+
+  it('replaces what a field held, takes an option by its value, and never shows a password', async () => {
+    await ok('type_text', { field: 'Username', text: 'old' });
+    const text = await ok('fill_form', { fields: [{ label: 'Username', value: 'ada' }, { label: 'Password', value: 'hunter2' }, { label: 'Country', value: 'jp' }] });
+    expect(text).toMatch(/"Password" = \(hidden\)/);
+    expect(text).not.toMatch(/hunter2/);
+    expect(await value('user')).toBe('ada');
+    expect(await value('pw')).toBe('hunter2');
+    expect(await value('country')).toBe('jp');
+    const log = h.core.catalog.activity.list({ tool: 'fill_form' });
+    expect(log.length).toBeGreaterThan(0);
+    expect(JSON.stringify(log)).not.toMatch(/hunter2/);
+  });
+
+  it('refuses a value of the wrong kind, or a label that names no field, before touching anything', async () => {
+    expect(await refused('fill_form', { fields: [{ label: 'Full name', value: 'Ada' }, { label: 'I agree to the terms', value: 'yes' }] })).toMatch(/^INVALID_ARGUMENT: Field "I agree to the terms" is checkbox .*: its value is true or false/);
+    expect(await refused('fill_form', { fields: [{ label: 'Full name', value: 'Ada' }, { label: 'Forgot', value: 'x' }] })).toMatch(/^NODE_NOT_FOUND: Field "Forgot": No form control "Forgot": it matches only link "Forgot password\?"/);
+    expect(await refused('fill_form', { fields: [{ value: 'Ada' }] })).toMatch(/^INVALID_ARGUMENT: fields\[0\]: give "label" or "node"/);
+    expect(await value('fullname')).toBe('');
+  });
+});
+

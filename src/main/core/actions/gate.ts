@@ -116,7 +116,8 @@ export class ActionGate implements ActionsPort {
     await this.#d.policy.allowlist(source, aim.target, signal, kind.allow?.(args));
 
     const via = aim.text ? await this.#aimByText(aim, kind.textAim === 'field' ? 'field' : 'control', session, signal) : undefined;
-    const pending = pendingAction(kind, args, { ...aim, ...(via?.aim ?? {}) }, frame, stored, needsFrame);
+    const labelled = await this.#labelled(aim, kind.labels?.(args) ?? [], session, signal);
+    const pending = pendingAction(kind, args, { ...aim, ...(via?.aim ?? {}) }, frame, stored, needsFrame, labelled);
     const details = await perform(pending.action as PendingAction<A>, signal);
     return this.#report(pending, details, log, via?.said, opts);
   }
@@ -128,6 +129,29 @@ export class ActionGate implements ActionsPort {
     // A hit in the tree is named by what the action hit; one read by OCR says so (it may misread).
     const said = hit.via === 'ocr' ? `found “${hit.text}” by OCR` : undefined;
     return { aim: hit.node !== undefined ? { node: hit.node } : { sourcePoint: hit.point }, said };
+  }
+
+  /** The node of each control a kind names by its label, from one read of the target's text; nothing is touched until all are found. */
+  async #labelled(aim: Aimed, labels: readonly string[], session: Session | undefined, signal: AbortSignal): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!labels.length) return out;
+    const read = await this.#d.text.read(aim.target, { signal, ...(session ? { session } : {}) });
+    const frame = aim.frame ?? this.#d.frames.latest(aim.target, session);
+    for (const label of new Set(labels)) {
+      let hit;
+      try {
+        hit = findTextAim(read, { query: label }, frame, 'value');
+      } catch (e) {
+        // Say which field the refusal is about: a form names several.
+        if (isSightlineError(e)) throw new SightlineError(e.code, `Field "${label}": ${e.message}`, e.hint, e.details);
+        throw e;
+      }
+      if (hit.node === undefined) {
+        throw new SightlineError('UNSUPPORTED', `Field "${label}" was read by OCR: ${aim.target} names no control there to set.`, 'Fill a form on a target with a UI tree (a browser tab), or type into each field with type_text.');
+      }
+      out.set(label, hit.node);
+    }
+    return out;
   }
 
   async #report(p: Pending, details: ActionDetails, log: LogEntry, via: string | undefined, opts: ActOptions): Promise<ActionResult> {
@@ -201,6 +225,7 @@ function pendingAction<S extends z.ZodRawShape, A>(
   frame: FrameRecord | undefined,
   stored: StoredFrame | undefined,
   needsFresh: boolean,
+  labelled: ReadonlyMap<string, string>,
 ): Pending {
   let judged: FrameJudgement | undefined;
   let sourcePoint: Point | undefined;
@@ -227,6 +252,7 @@ function pendingAction<S extends z.ZodRawShape, A>(
         ...(aim.node !== undefined && !aim.sourcePoint ? { node: aim.node } : {}),
         toSource,
         scale: frame?.scale ?? 1,
+        labelled,
       };
       return kind.build(args, at);
     },

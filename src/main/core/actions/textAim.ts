@@ -27,8 +27,12 @@ export interface TextHit {
   role?: string;
 }
 
-/** `field`: a control that takes typed text; `control`: anything, preferring what does something when clicked. */
-export type AimPurpose = 'field' | 'control';
+/**
+ * `field`: a control that takes typed text; `value`: a control a form sets (a text field, a
+ * drop-down, a checkbox, radio or switch, a file input); `control`: anything, preferring what
+ * does something when clicked.
+ */
+export type AimPurpose = 'field' | 'value' | 'control';
 
 interface Candidate {
   match: TextMatch;
@@ -48,13 +52,14 @@ export function findTextAim(read: ScreenTextResult, query: { query: string; inde
   if (found.length === 0) {
     throw new SightlineError('NODE_NOT_FOUND', `No text "${query.query}" is visible (read ${via === 'tree' ? "from the target's own text" : 'by OCR'}).`, 'Capture the target and look; scroll if it may be off screen, or give x, y.');
   }
-  if (purpose === 'field' && roles) {
-    const fields = found.filter((c) => c.item.editable);
+  if (purpose !== 'control' && roles) {
+    const fields = found.filter((c) => (purpose === 'field' ? c.item.editable : c.item.takesValue));
     if (fields.length === 0) {
+      const what = purpose === 'field' ? 'text field' : 'form control';
       throw new SightlineError(
         'NODE_NOT_FOUND',
-        `No text field "${query.query}": it matches only ${found.slice(0, 5).map((c) => describe(c)).join(', ')}${found.length > 5 ? ', …' : ''}.`,
-        'Give the label or placeholder of a text field, or its node from get_ui_tree; click acts on other controls.',
+        `No ${what} "${query.query}": it matches only ${found.slice(0, 5).map((c) => describe(c)).join(', ')}${found.length > 5 ? ', …' : ''}.`,
+        `Give the label or placeholder of a ${what}, or its node from get_ui_tree; click acts on other controls.`,
       );
     }
     found = fields;

@@ -313,6 +313,8 @@ export interface TextItem {
   editable?: boolean;
   /** Acting on the node does something (a button, link, menu item, tab, checkbox, option), unlike static text or a heading. */
   actionable?: boolean;
+  /** The node holds a value a form sets: a text field, a drop-down, a checkbox, radio or switch, a file input. */
+  takesValue?: boolean;
   /** A control's accessible name where no text on screen says it (aria-label, a hint): a text aim may name it; find_text does not show it. */
   label?: string;
 }

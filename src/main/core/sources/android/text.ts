@@ -46,7 +46,7 @@ export function textItems(nodes: readonly SourceUiNode[]): TextItem[] {
     if (n.attributes?.password === 'true') continue;
     if (!text || !text.trim() || n.inViewport === false || n.bounds.width <= 0 || n.bounds.height <= 0) continue;
     const editable = EDIT_CLASS.test(n.role);
-    out.push({ text, bounds: n.bounds, node: n.id, confidence: 1, role: n.role.slice(n.role.lastIndexOf('.') + 1), editable, actionable: !editable && (n.clickable === true || n.attributes?.checkable === 'true') });
+    out.push({ text, bounds: n.bounds, node: n.id, confidence: 1, role: n.role.slice(n.role.lastIndexOf('.') + 1), editable, actionable: !editable && (n.clickable === true || n.attributes?.checkable === 'true'), takesValue: editable || n.attributes?.checkable === 'true' });
   }
   return out;
 }

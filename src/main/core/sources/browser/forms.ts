@@ -16,11 +16,13 @@ import {
   CHECK_INFO_FN,
   CHECK_STATE_FN,
   ELEMENT_FN,
+  FIELD_KIND_FN,
   FILE_INPUT_FN,
   FILE_NAMES_FN,
   SELECT_FN,
   type CheckInfo,
   type ControlAim,
+  type FieldKind,
   type FileInputInfo,
   type SelectResult,
 } from './pageForms.ts';
@@ -155,3 +157,72 @@ async function uploadFile(ctx: ObserveContext, a: Form<'upload_file'>, deps: For
   const notes = [info.onlyOne ? `the aim is not a file input; used the page's only file input ${named(input)}` : undefined].filter(Boolean);
   return { files: names ?? [], point: toFramePoint(pre.points[0]!, pre.scroll, ctx.frame), outcome, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
+
+type FillForm = Extract<BrowserModuleAction, { kind: 'fill_form' }>;
+
+/** One field as fill_form reports it: what it is and what it holds now. */
+export interface FilledReport {
+  label?: string;
+  node: string;
+  role?: string;
+  name?: string;
+  value?: string;
+  valueMatches?: boolean;
+  password?: boolean;
+}
+
+/**
+ * Fill a form's fields in order, each the way its own tool sets it (typed into, chosen, checked,
+ * given files), and read each back. Every field is looked at before the first is touched: a
+ * control that is gone or is not a field, a value of the wrong kind, or a file outside the
+ * upload folders refuses the whole call and changes nothing. A dialog a field opens stops the
+ * rest and is told.
+ */
+export async function fillForm(ctx: ObserveContext, a: FillForm, deps: FormDeps, type: (node: string, text: string) => Promise<ActionDetails>): Promise<ActionDetails> {
+  const quiet: ObserveContext = { ...ctx, after: 'none' };
+  const plan: { node: string; label?: string; kind: FieldKind['kind']; value: string | boolean | string[] }[] = [];
+  for (const f of a.params.fields) {
+    const k = await ctx.tabs.call<FieldKind>(ctx.tab, FIELD_KIND_FN, [f.node]);
+    const name = f.label !== undefined ? `Field "${f.label}"` : `Node ${f.node}`;
+    if (k.kind === 'gone') throw new SightlineError('NODE_NOT_FOUND', `${name} is no longer on the page (or is not a node id from get_ui_tree).`, 'Call get_ui_tree again, or give the label.');
+    if (k.kind === 'other') throw new SightlineError('INVALID_ARGUMENT', `${name} is ${named(k.el)}, not a field a form sets.`, 'Give a text field, drop-down, checkbox, radio or file input; click acts on the rest.');
+    const want = k.kind === 'text' ? 'text (a string)' : k.kind === 'check' ? 'true or false' : k.kind === 'select' ? 'an option label (a string, or a list for a multiple select)' : 'file path(s)';
+    const fits = k.kind === 'text' ? typeof f.value === 'string' : k.kind === 'check' ? typeof f.value === 'boolean' : typeof f.value !== 'boolean' && (k.multiple || typeof f.value === 'string' || f.value.length === 1);
+    if (!fits) throw new SightlineError('INVALID_ARGUMENT', `${name} is ${named(k.el)}: its value is ${want}, not ${JSON.stringify(f.value)}.`, 'Give each field the kind of value its control takes.');
+    if (k.kind === 'file') await Promise.all(list(f.value as string | string[]).map((p) => allowedFile(p, deps.uploadRoots(), 'upload')));
+    plan.push({ node: f.node, ...(f.label !== undefined ? { label: f.label } : {}), kind: k.kind, value: f.value });
+  }
+  const fields: FilledReport[] = [];
+  const outcome: ActionDetails['outcome'] = {};
+  for (const p of plan) {
+    const base = { kind: p.kind, target: a.target, node: p.node } as const;
+    let d: ActionDetails;
+    switch (p.kind) {
+      case 'text':
+        d = await type(p.node, p.value as string);
+        break;
+      case 'select':
+        d = await selectOption(quiet, { ...base, kind: 'select_option', params: { label: list(p.value as string | string[]) } }).catch((e: unknown) => {
+          // A form's value may be the option's value attribute rather than its text.
+          if (e instanceof SightlineError && /has no option labelled/.test(e.message)) return selectOption(quiet, { ...base, kind: 'select_option', params: { value: list(p.value as string | string[]) } });
+          throw e;
+        });
+        break;
+      case 'check':
+        d = await setChecked(quiet, { ...base, kind: 'set_checked', params: { checked: p.value as boolean } });
+        break;
+      default:
+        d = await uploadFile(quiet, { ...base, kind: 'upload_file', params: { paths: list(p.value as string | string[]) } }, deps);
+    }
+    const r = d.outcome?.received;
+    fields.push({ ...(p.label !== undefined ? { label: p.label } : {}), node: p.node, ...(r?.role ? { role: r.role } : {}), ...(r?.name ? { name: r.name } : {}), ...(r?.value !== undefined && !r.password ? { value: r.value } : {}), ...(r?.valueMatches !== undefined ? { valueMatches: r.valueMatches } : {}), ...(r?.password ? { password: true } : {}) });
+    if (d.outcome?.dialog) {
+      outcome.dialog = d.outcome.dialog;
+      break;
+    }
+  }
+  const off = fields.filter((f) => f.valueMatches === false).map((f) => `"${f.label ?? f.name ?? f.node}"`);
+  return { fields, outcome, ...(off.length ? { note: `${off.join(', ')} did not take the value sent (a mask, a limit or a script changed it)` } : {}) };
+}
+
+const list = (v: string | string[]): string[] => (Array.isArray(v) ? v : [v]);

@@ -12,7 +12,7 @@ import type { Point } from '../../../../shared/frame.ts';
 import { settle } from '../aim.ts';
 import type { ActionDetails, ActionOutcome, AfterMode, InputPort, PendingAction, SourceAction, StoredFrame } from '../source.ts';
 import { aimAt, aimOf, NODE_HINT, type AimAt, type Aimed } from './aiming.ts';
-import { isFormAction, performForm, type FormDeps } from './forms.ts';
+import { fillForm, isFormAction, performForm, type FormDeps } from './forms.ts';
 import { toFramePoint, type BrowserFrameState } from './frameState.ts';
 import type { BrowserFleet } from './fleet.ts';
 import { parseKeyCombo } from './keys.ts';
@@ -57,6 +57,16 @@ export class BrowserInput implements InputPort<BrowserFrameState, BrowserModuleA
       const frame = 'frame' in settled ? (settled.frame as StoredFrame<BrowserFrameState> | undefined) : undefined;
       const ctx = this.#ctx(settled.target, tab, after, signal, frame);
       if (isFormAction(settled)) return performForm(ctx, settled, this.#forms);
+      if (settled.kind === 'fill_form') {
+        const page = await sessions.page(tab);
+        const quiet: ObserveContext = { ...ctx, after: 'none' };
+        return fillForm(ctx, settled, this.#forms, async (node, text) => {
+          const d = await typeInto(quiet, page, { kind: 'type_text', target: settled.target, node, text, clear: true }, false);
+          // The field keeps the focus after typing: read back what it holds.
+          const now = d.outcome?.dialog ? undefined : await sessions.call<FocusInfo | null>(tab, FIELD_FN, [{ text, exact: true }]);
+          return now ? { ...d, outcome: { ...d.outcome, received: received(now) } } : d;
+        });
+      }
       // Page-level actions were performed above; what is left is a pointer or keyboard action.
       const action = settled as Action;
       if (action.kind === 'type_text') checkText(action.text, action.clear === true);

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { SightlineError } from '../../../../shared/errors.ts';
 import { aimFields, aimOf, defineAction, viaModule } from '../../actions/kinds.ts';
+import { afterField, nodeField } from '../../actions/fields.ts';
 import type { ModuleAction } from '../source.ts';
 import { normaliseUrl } from './urls.ts';
 import { originOf } from './urlPolicy.ts';
@@ -34,7 +35,15 @@ export type BrowserModuleAction =
   | ModuleAction<'handle_dialog', { accept: boolean; promptText?: string }>
   | ModuleAction<'select_option', { label?: string[]; value?: string[] }>
   | ModuleAction<'set_checked', { checked: boolean }>
-  | ModuleAction<'upload_file', { paths: string[] }>;
+  | ModuleAction<'upload_file', { paths: string[] }>
+  | ModuleAction<'fill_form', { fields: FilledField[] }>;
+
+/** A form field as the source receives it: its node (given, or found by its label) and the value to set. */
+export interface FilledField {
+  node: string;
+  label?: string;
+  value: string | boolean | string[];
+}
 
 /** The origin a URL leads to, as the allowlist judges pages; none for about:blank and URLs the source refuses anyway. */
 function originOfInput(url: string | undefined): string | undefined {
@@ -146,4 +155,30 @@ export const uploadFileKind = defineAction({
   input: { ...formAim, paths: z.array(z.string().min(1).max(4096)).min(1).max(100).describe('Absolute paths.') },
   build: (a, at): BrowserModuleAction => ({ kind: 'upload_file', target: at.target, ...aimOf(at), params: { paths: a.paths } }),
   performer: viaModule('browser', 'upload_file'),
+});
+
+const formField = z.strictObject({
+  label: z.string().min(1).max(500).optional().describe('Its label, placeholder or name.'),
+  node: nodeField.optional(),
+  value: z.union([z.string().max(10_000), z.boolean(), z.array(z.string().min(1).max(4096)).min(1).max(100)]).describe('Text, option label(s), true/false to check, or file path(s).'),
+});
+
+export const fillFormKind = defineAction({
+  name: 'fill_form',
+  aim: 'none',
+  input: { target: tabField, fields: z.array(formField).min(1).max(50), after: afterField.optional() },
+  check: (a) => {
+    a.fields.forEach((f, i) => {
+      if ((f.label === undefined) === (f.node === undefined)) throw new SightlineError('INVALID_ARGUMENT', `fields[${i}]: give "label" or "node" (one of them).`, 'label is the text by the control; node an id from get_ui_tree.');
+    });
+  },
+  labels: (a) => a.fields.flatMap((f) => (f.label !== undefined ? [f.label] : [])),
+  build: (a, at): BrowserModuleAction => ({
+    kind: 'fill_form',
+    target: at.target,
+    params: { fields: a.fields.map((f) => ({ node: f.node ?? (at.labelled.get(f.label!) as string), ...(f.label !== undefined ? { label: f.label } : {}), value: f.value })) },
+  }),
+  performer: viaModule('browser', 'fill_form'),
+  // Text typed into a form may be a secret (a password field): the log keeps how much, not what.
+  logged: ({ fields, ...rest }) => ({ ...rest, fields: fields.map((f) => ({ ...(f.label !== undefined ? { label: f.label } : { node: f.node }), value: typeof f.value === 'string' ? `(${[...f.value].length} characters)` : f.value })) }),
 });

@@ -165,3 +165,23 @@ export const FILE_NAMES_FN = `function (id) {
   const el = elOf(id);
   return el && el.files ? Array.from(el.files, (f) => f.name) : null;
 }`;
+
+/** What a form field is, so fill_form sets it the way its own tool would. */
+export interface FieldKind {
+  kind: 'text' | 'select' | 'check' | 'file' | 'other' | 'gone';
+  el?: PageElement;
+  multiple?: boolean;
+}
+
+export const FIELD_KIND_FN = `function (node) {
+  ${ELEMENTS_JS}
+  const el = elOf(node);
+  if (!el) return { kind: 'gone' };
+  const tag = el.localName, type = typeOf(el, tag), role = roleOf(el, tag, type);
+  const d = describe(el);
+  if (tag === 'select') return { kind: 'select', el: d, multiple: el.multiple };
+  if (tag === 'input' && type === 'file') return { kind: 'file', el: d, multiple: el.multiple };
+  if (role === 'checkbox' || role === 'radio' || role === 'switch') return { kind: 'check', el: d };
+  if (isEditable(el)) return { kind: 'text', el: d };
+  return { kind: 'other', el: d };
+}`;

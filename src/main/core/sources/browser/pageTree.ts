@@ -27,6 +27,8 @@ export interface PageNode {
   ed?: boolean;
   /** Text mode: acting on it does something (interactive, not a text field). */
   act?: boolean;
+  /** Text mode: a form sets its value (a text field, select, checkbox, radio, switch, file input). */
+  val?: boolean;
   /** Text mode: a control's accessible name when it differs from its text (aria-label, its label's words). */
   lb?: string;
 }
@@ -202,7 +204,9 @@ export const UI_TREE_FN = `function (maxNodes, query, mode) {
       const tTag = t.localName, tType = typeOf(t, tTag);
       const interactive = ctl ? true : c.kind === 'i';
       const ed = tTag !== 'select' && isEditable(t);
-      const o = { id: idOf(t), p: -1, role: ctl ? roleOf(t, tTag, tType) || tTag : c.role, name: '', text, ...box, inView: c.inView, clickable: interactive, ed, act: interactive && !ed };
+      const tRole = ctl ? roleOf(t, tTag, tType) || tTag : c.role;
+      const val = ed || tTag === 'select' || tType === 'file' || tRole === 'checkbox' || tRole === 'radio' || tRole === 'switch';
+      const o = { id: idOf(t), p: -1, role: tRole, name: '', text, ...box, inView: c.inView, clickable: interactive, ed, act: interactive && !ed, val };
       if (!ctl && interactive) {
         const lb = nameOf(el, c.tag, c.type, 300);
         if (lb && lb !== text) o.lb = lb;

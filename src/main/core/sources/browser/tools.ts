@@ -4,7 +4,8 @@
  * result's `details`.
  */
 import { actionHints, actionTool } from '../../mcp/action.ts';
-import { handleDialogKind, navigateKind, selectOptionKind, setCheckedKind, tabsKind, uploadFileKind } from './kinds.ts';
+import { fillFormKind, handleDialogKind, navigateKind, selectOptionKind, setCheckedKind, tabsKind, uploadFileKind } from './kinds.ts';
+import type { FilledReport } from './forms.ts';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -52,4 +53,14 @@ const handleDialog = actionTool(handleDialogKind, {
   annotations: actionHints,
 });
 
-export const browserTools = [navigate, tabs, selectOption, setChecked, uploadFile, handleDialog];
+const fillForm = actionTool(fillFormKind, {
+  title: 'Fill a form (browser)',
+  description: 'Set several fields in one call, each by label or node: text, option, checkbox or radio (true/false), files. Says what each holds after.',
+  answer: (d) => {
+    const fields = (d.fields ?? []) as FilledReport[];
+    const shown = (f: FilledReport): string => (f.password ? '(hidden)' : f.value === undefined ? '?' : JSON.stringify(f.value.length > 40 ? `${f.value.slice(0, 39)}…` : f.value));
+    return `Filled ${fields.length}: ${fields.map((f) => `${f.label !== undefined ? `"${f.label}"` : f.node} = ${shown(f)}`).join(', ')}.`;
+  },
+});
+
+export const browserTools = [navigate, tabs, selectOption, setChecked, uploadFile, fillForm, handleDialog];

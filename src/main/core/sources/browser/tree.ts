@@ -62,6 +62,7 @@ export class BrowserTree implements TreePort<BrowserFrameState>, TextPort {
         role: n.role,
         editable: n.ed === true,
         actionable: n.act === true,
+        takesValue: n.val === true,
         ...(n.lb ? { label: n.lb } : {}),
       }));
     });

@@ -135,6 +135,9 @@ export function toNodes(tree: WindowTree, shift: Point = { x: 0, y: 0 }): Source
  * typing into "Email" means the entry), and the field's own name, when it repeats its label, is
  * the same hit. A field's text is its value (a password field's never).
  */
+/** Controls whose value a form sets besides text fields. */
+const VALUE_ROLES = new Set(['checkbox', 'radio', 'switch', 'slider', 'menuitemcheckbox', 'menuitemradio']);
+
 export function textItems(tree: WindowTree): TextItem[] {
   const { read, window } = tree;
   const items: TextItem[] = [];
@@ -143,7 +146,7 @@ export function textItems(tree: WindowTree): TextItem[] {
     // A label is one place with the control it labels: its words aim at the control.
     const ctl = e.labelFor !== undefined ? read.elements[e.labelFor]! : e;
     const node = e.labelFor !== undefined ? read.ids[e.labelFor]! : read.ids[i]!;
-    const kind = { role: ctl.role, editable: EDITABLE.has(ctl.role), actionable: ACTIONABLE.has(ctl.role) && !EDITABLE.has(ctl.role) };
+    const kind = { role: ctl.role, editable: EDITABLE.has(ctl.role), actionable: ACTIONABLE.has(ctl.role) && !EDITABLE.has(ctl.role), takesValue: EDITABLE.has(ctl.role) || VALUE_ROLES.has(ctl.role) };
     const bounds = clip(e.bounds, window.bounds);
     if (e.name.trim()) items.push({ text: e.name, bounds, node, confidence: 1, ...kind });
     if (e.value?.trim() && !e.states.password && EDITABLE.has(e.role)) items.push({ text: e.value, bounds, node: read.ids[i]!, confidence: 1, ...kind });
