@@ -127,3 +127,24 @@ describe('fill_form', () => {
   });
 });
 
+describe('find_text', () => {
+  it('gives the box of the words found, not of the line around them', async () => {
+    const r = await h.call('find_text', { target: c.target, text: 'marmalade' });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const found = r.structuredContent as { frameRef: string; matches: { box: { x: number; y: number; width: number; height: number }; node?: string }[] };
+    expect(found.matches).toHaveLength(1);
+    const frame = h.core.frames.get(found.frameRef);
+    const word = await evalIn<{ x: number; width: number }>(c, `(() => { const p = document.getElementById('note'); const t = p.firstChild; const i = t.data.indexOf('marmalade'); const r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + 9); const b = r.getBoundingClientRect(); return { x: b.x, width: b.width }; })()`);
+    const line = await evalIn<{ width: number }>(c, `({ width: document.getElementById('note').getBoundingClientRect().width })`);
+    const box = found.matches[0]!.box;
+    // Image px of the frame against the word's own CSS box: within a pixel or two of the scale.
+    expect(Math.abs(box.x - word.x / frame.scale)).toBeLessThanOrEqual(2);
+    expect(Math.abs(box.width - word.width / frame.scale)).toBeLessThanOrEqual(2);
+    expect(box.width).toBeLessThan(line.width / frame.scale / 4);
+    // A phrase across a link's edge is the union of its words.
+    const phrase = (await h.call('find_text', { target: c.target, text: 'on our terms' })).structuredContent as typeof found;
+    expect(phrase.matches).toHaveLength(1);
+    expect(phrase.matches[0]!.box.width).toBeLessThan(line.width / frame.scale / 3);
+  });
+});
+

@@ -37,9 +37,9 @@ export class ScreenText implements ScreenTextPort {
     this.#ocr = deps.ocr;
   }
 
-  async read(target: string, o: { signal: AbortSignal; session?: Session }): Promise<ScreenTextResult> {
+  async read(target: string, o: { signal: AbortSignal; session?: Session; words?: boolean }): Promise<ScreenTextResult> {
     const source = await this.#sources.forTarget(target, 'screen');
-    const own = source.text ? await source.text.readText(target, o.signal) : undefined;
+    const own = source.text ? await source.text.readText(target, o.signal, o.words ? { words: true } : undefined) : undefined;
     if (own) return { items: redactItems(own, this.#mask()), via: 'tree' };
     this.#requireOcr(target);
     // OCR reads the native original where there is one: a 1000 px image loses small text.
@@ -67,10 +67,11 @@ export class ScreenText implements ScreenTextPort {
       frame = this.#frames.get(p.ref);
     } else {
       const target = p.target as string;
-      read = await this.read(target, { signal: p.signal, session: p.session });
+      read = await this.read(target, { signal: p.signal, session: p.session, words: true });
       frame = read.frameRef ? this.#frames.get(read.frameRef) : await this.#frameNow(target, p.signal, p.session);
     }
     const hits = findText(read.items.map(matchItem), p.query, { regex: p.regex ?? false, fuzzy: read.via === 'ocr' && !p.regex, max: 10_000 });
+    const seen = new Set<string>();
     const inside = hits
       .map((h): FoundText => {
         const exact = rectSourceToImage(frame, h.box);
@@ -85,7 +86,14 @@ export class ScreenText implements ScreenTextPort {
         };
       })
       // Only what the frame shows: a centre outside its image cannot be clicked in it.
-      .filter((m) => m.center.x >= 0 && m.center.y >= 0 && m.center.x <= frame.image.width && m.center.y <= frame.image.height);
+      .filter((m) => m.center.x >= 0 && m.center.y >= 0 && m.center.x <= frame.image.width && m.center.y <= frame.image.height)
+      // The same words in the same place once: a link's words are also its paragraph's.
+      .filter((m) => {
+        const key = `${m.text.toLowerCase()}|${m.box.x},${m.box.y},${m.box.width},${m.box.height}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
     return { frameRef: frame.ref, image: frame.image, via: read.via, matches: inside.slice(0, p.max), total: inside.length };
   }
 

@@ -323,9 +323,10 @@ export interface TextPort {
   /**
    * The visible text of a target now, as items with source-space boxes (viewport only);
    * undefined when this target has no text of its own (a desktop app exposing no accessibility
-   * tree): the core then reads it by OCR.
+   * tree): the core then reads it by OCR. `words`: give each item's words with their own boxes
+   * where the source can (a DOM's text ranges), so a word found inside a line has its own box.
    */
-  readText(target: string, signal: AbortSignal): Promise<TextItem[] | undefined>;
+  readText(target: string, signal: AbortSignal, options?: { words?: boolean }): Promise<TextItem[] | undefined>;
 }
 
 // ── network ────────────────────────────────────────────────────────────────────────────────

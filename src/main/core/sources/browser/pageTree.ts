@@ -31,6 +31,8 @@ export interface PageNode {
   val?: boolean;
   /** Text mode: a control's accessible name when it differs from its text (aria-label, its label's words). */
   lb?: string;
+  /** Words mode: the words of a text block, each with its own box (viewport CSS px). */
+  words?: { t: string; x: number; y: number; w: number; h: number }[];
 }
 
 export interface PageTree {
@@ -43,12 +45,14 @@ export interface PageTree {
 
 /**
  * Interactive elements and visible text blocks in document order, open shadow roots included,
- * iframes' contents not. Mode 'text' keeps only nodes in the viewport and gives each the text a
+ * iframes' contents not. Mode 'text' (and 'words', which adds each text block's words with their
+ * own boxes) keeps only nodes in the viewport and gives each the text a
  * reader sees on it (a field's value, else its placeholder; not its label, which is its own node).
  */
 export const UI_TREE_FN = `function (maxNodes, query, mode) {
   ${ELEMENTS_JS}
-  const textMode = mode === 'text';
+  const withWords = mode === 'words';
+  const textMode = mode === 'text' || withWords;
   const vw = innerWidth, vh = innerHeight;
   const q = query ? String(query).toLowerCase() : '';
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'math', 'br', 'wbr', 'slot']);
@@ -174,6 +178,27 @@ export const UI_TREE_FN = `function (maxNodes, query, mode) {
     for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], idx, nI, nT]);
   }
 
+  // A text block's words with their own boxes, from DOM ranges (all its text for a block of
+  // inline text, else its own text nodes only): a word inside a line is found where it is.
+  let wordBudget = 20000;
+  const range = document.createRange();
+  const wordsOf = (el, block) => {
+    const out = [];
+    const texts = [];
+    if (block) { const tw = document.createTreeWalker(el, NodeFilter.SHOW_TEXT); for (let n = tw.nextNode(); n; n = tw.nextNode()) texts.push(n); }
+    else for (const n of el.childNodes) if (n.nodeType === 3) texts.push(n);
+    for (const n of texts) {
+      const re = /\\S+/g;
+      let m;
+      while ((m = re.exec(n.data)) && wordBudget > 0) {
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const r = range.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) { out.push({ t: m[0], x: r2(r.left), y: r2(r.top), w: r2(r.width), h: r2(r.height) }); wordBudget--; }
+      }
+    }
+    return out;
+  };
   let picked = inViewList.slice(0, maxNodes);
   for (const i of outList) {
     if (picked.length >= maxNodes) break;
@@ -210,6 +235,10 @@ export const UI_TREE_FN = `function (maxNodes, query, mode) {
       if (!ctl && interactive) {
         const lb = nameOf(el, c.tag, c.type, 300);
         if (lb && lb !== text) o.lb = lb;
+      }
+      if (withWords && c.kind === 't' && text) {
+        const w = wordsOf(el, c.blockText);
+        if (w.length) o.words = w;
       }
       if (text || o.lb) nodes.push(o);
       continue;

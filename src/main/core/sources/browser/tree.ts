@@ -50,10 +50,10 @@ export class BrowserTree implements TreePort<BrowserFrameState>, TextPort {
   }
 
   /** The text on screen now: one item per element a reader sees text on, boxes in viewport CSS px, with node ids. */
-  async readText(target: string, signal: AbortSignal): Promise<TextItem[]> {
+  async readText(target: string, signal: AbortSignal, options?: { words?: boolean }): Promise<TextItem[]> {
     const tabs = this.#fleet.forTarget(target);
     return tabs.withTab(target, signal, 'action', async (tab) => {
-      const tree = await tabs.call<PageTree>(tab, UI_TREE_FN, [MAX_TEXT_ITEMS, null, 'text']);
+      const tree = await tabs.call<PageTree>(tab, UI_TREE_FN, [MAX_TEXT_ITEMS, null, options?.words ? 'words' : 'text']);
       return tree.nodes.map((n) => ({
         text: n.text ?? n.name,
         bounds: { x: n.x, y: n.y, width: n.w, height: n.h },
@@ -64,6 +64,7 @@ export class BrowserTree implements TreePort<BrowserFrameState>, TextPort {
         actionable: n.act === true,
         takesValue: n.val === true,
         ...(n.lb ? { label: n.lb } : {}),
+        ...(n.words?.length ? { words: n.words.map((w) => ({ text: w.t, bounds: { x: w.x, y: w.y, width: w.w, height: w.h } })) } : {}),
       }));
     });
   }
