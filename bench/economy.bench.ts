@@ -26,6 +26,8 @@ import type { BenchRow, BenchSection } from './types.ts';
 
 const PEERS = join(import.meta.dirname, 'node_modules');
 const r2 = (n: number): number => Math.round(n * 100) / 100;
+/** Whole runs of all servers; calls and tokens do not vary, the wall time's median is shown. */
+const ROUNDS = Number(process.env.ECONOMY_ROUNDS) || 3;
 
 interface TaskResult {
   id: TaskId;
@@ -42,6 +44,23 @@ interface ServerRun {
   schemaChars: number;
   listChars: number;
   toolCount: number;
+}
+
+/**
+ * Rounds: calls and tokens come out the same each time (the sequences are fixed by the pages); the
+ * wall time is the median, and a task counts as done only if it was done in every round.
+ */
+function merge(rounds: ServerRun[], notes: string[]): ServerRun {
+  const first = rounds[0]!;
+  const tasks = first.tasks.map((t) => {
+    const all = rounds.map((r) => r.tasks.find((x) => x.id === t.id)!);
+    const ms = all.map((x) => x.ms).sort((a, b) => a - b);
+    const differs = all.find((x) => x.tally.calls !== t.tally.calls || tokens(x.tally) !== tokens(t.tally));
+    if (differs) notes.push(`${first.name}, task ${t.id}: a later round took ${differs.tally.calls} calls and ${tokens(differs.tally)} tokens (the first: ${t.tally.calls}, ${tokens(t.tally)}); the table shows the first.`);
+    const failed = all.find((x) => !x.done);
+    return { ...t, ms: ms[Math.floor(ms.length / 2)]!, done: !failed, ...(failed?.error ? { error: failed.error } : {}) };
+  });
+  return { ...first, tasks };
 }
 
 function listSize(tools: Tool[]): { schemaChars: number; listChars: number; toolCount: number } {
@@ -198,32 +217,39 @@ export default async function run(): Promise<BenchSection> {
     // One small file to upload, in the temp folder: chrome-devtools-mcp reads files only there by default.
     writeFileSync(join(home, 'cv.pdf'), '%PDF-1.4\n% a one-page CV\n');
 
-    const sl = await runSightline(chrome, srv, driver, home);
-    await freshTab(driver);
-    const pw = await runPeer(
-      'Playwright MCP',
-      'playwright',
-      [join(PEERS, '@playwright/mcp/cli.js'), '--cdp-endpoint', chrome.endpoint, '--output-dir', join(home, 'pw-out')],
-      (tools) => playwrightAgent(tools, join(home, 'cv.pdf')),
-      srv,
-      driver,
-      home,
-    );
-    await freshTab(driver);
-    const cdm = await runPeer(
-      'chrome-devtools-mcp',
-      'devtools',
-      [join(PEERS, 'chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'), '--browserUrl', chrome.endpoint, '--no-usage-statistics', '--no-performance-crux', '--no-page-id-routing'],
-      (tools) => chromeDevtoolsAgent(tools, join(home, 'cv.pdf')),
-      srv,
-      driver,
-      home,
-    );
+    const runs: ServerRun[][] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      process.stderr.write(`  round ${round + 1} of ${ROUNDS}\n`);
+      const sl = await runSightline(chrome, srv, driver, home);
+      await freshTab(driver);
+      const pw = await runPeer(
+        'Playwright MCP',
+        'playwright',
+        [join(PEERS, '@playwright/mcp/cli.js'), '--cdp-endpoint', chrome.endpoint, '--output-dir', join(home, 'pw-out')],
+        (tools) => playwrightAgent(tools, join(home, 'cv.pdf')),
+        srv,
+        driver,
+        home,
+      );
+      await freshTab(driver);
+      const cdm = await runPeer(
+        'chrome-devtools-mcp',
+        'devtools',
+        [join(PEERS, 'chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'), '--browserUrl', chrome.endpoint, '--no-usage-statistics', '--no-performance-crux', '--no-page-id-routing'],
+        (tools) => chromeDevtoolsAgent(tools, join(home, 'cv.pdf')),
+        srv,
+        driver,
+        home,
+      );
+      await freshTab(driver);
+      runs.push([sl, pw, cdm]);
+    }
+    const [sl, pw, cdm] = [0, 1, 2].map((i) => merge(runs.map((r) => r[i]!), notes)) as [ServerRun, ServerRun, ServerRun];
     const { rows, notes: calls } = rowsFor(sl, [pw, cdm]);
     notes.push(
       'Tasks: (1) sign in (a "Forgot password?" link and a "Sign in to Acme" heading beside the fields and the "Sign in" button); (2) search "marmalade" and open "Lemon marmalade" ("Lemon marmalade tart" is listed too; the field and its button are both "Search"); (3) a form: text, select, checkbox, file upload, submit; (4) a button that asks window.confirm, accepted; (5) a button whose answer appears 1 s later, then clicked; (6) drag the last item of a list to the top (HTML5 drag and drop); (7) the text of the last heading, 2,000 px below the fold.',
       'Each server runs the seven tasks in one browser tab, each task starting from its page\'s URL (Sightline opens the tab with its first call). The sequences: Sightline aims by visible text or field label (an AMBIGUOUS_TEXT answer is followed by acting on the match of the right role that the answer lists, or else by get_ui_tree and the node); when tools/list has fill_form, form fields go in one fill_form call. Playwright MCP and chrome-devtools-mcp act by the refs or uids of their snapshot, taken after each change the next step depends on (chrome-devtools-mcp: includeSnapshot on the action that changes the page; fill_form for several fields).',
-      'One headless Chromium (Debian\'s): Sightline in-process (browser.endpoint), Playwright MCP 0.0.83 (--cdp-endpoint) and chrome-devtools-mcp 1.11.0 (--browserUrl, --no-page-id-routing) over stdio, so their wall times include the stdio hop. Tokens: every text block of every answer at 4 characters a token plus images at width × height ÷ 750 (no task needed one); structuredContent is for programs and not counted. Success is the page\'s own window.state (read over CDP by the bench) or, for (7), the heading\'s text in the agent\'s answer.',
+      `${ROUNDS} rounds, each server in turn; wall time is the median per task (calls and tokens are the same every round). One headless Chromium (Debian's): Sightline in-process (browser.endpoint), Playwright MCP 0.0.83 (--cdp-endpoint) and chrome-devtools-mcp 1.11.0 (--browserUrl, --no-page-id-routing) over stdio, so their wall times include the stdio hop. Tokens: every text block of every answer at 4 characters a token plus images at width × height ÷ 750 (no task needed one); structuredContent is for programs and not counted. Success is the page's own window.state (read over CDP by the bench) or, for (7), the heading's text in the agent's answer.`,
       'tools/list is measured as each server lists it here: Sightline with the browser source only (no desktop or Android tools listed); tokens = characters ÷ 4.',
       ...calls,
     );

@@ -47,10 +47,9 @@ export function pickFromAmbiguity(message: string, name: string, roles: string[]
   const items = message.split(/(?:^|[;\n])\s*(?=\d+[:.)]\s)/).slice(1);
   const listed = items.map((item) => {
     const node = /\bnode:?\s+([^\s,;)]+)/.exec(item)?.[1] ?? /\b(?=[a-z0-9]*[a-z])[a-z0-9]+\.\d+\b/i.exec(item)?.[0];
-    const role = item
-      .toLowerCase()
-      .match(/[a-z]+/g)
-      ?.find((w) => ROLES.has(w));
+    // The role is the word before the quoted name ("2. link "Forgot password?" node …"), else any role word.
+    const before = /([a-z-]+)\s*["“]/i.exec(item)?.[1]?.toLowerCase();
+    const role = before && ROLES.has(before) ? before : item.toLowerCase().match(/[a-z]+/g)?.find((w) => ROLES.has(w));
     const quoted = /["“]([^"”]*)["”]/.exec(item)?.[1] ?? '';
     return { node, role, name: quoted };
   });
