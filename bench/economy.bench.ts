@@ -28,7 +28,7 @@ import type { BenchRow, BenchSection } from './types.ts';
 
 const PEERS = join(import.meta.dirname, 'node_modules');
 const r2 = (n: number): number => Math.round(n * 100) / 100;
-/** Whole runs of all servers; calls and tokens do not vary, the wall time's median is shown. */
+/** Whole runs of all servers, one after another in each: the wall time is a median of these (env ECONOMY_ROUNDS). */
 const ROUNDS = Number(process.env.ECONOMY_ROUNDS) || 3;
 
 interface TaskResult {
@@ -39,13 +39,16 @@ interface TaskResult {
   error?: string;
 }
 
-interface ServerRun {
-  name: string;
-  tasks: TaskResult[];
-  /** tools/list: name + description + input schema of every tool, and the whole list as JSON, in characters. */
+/** tools/list: name + description + input schema of every tool, and the whole list as JSON, in characters. */
+interface ListSize {
   schemaChars: number;
   listChars: number;
   toolCount: number;
+}
+
+interface ServerRun extends ListSize {
+  name: string;
+  tasks: TaskResult[];
 }
 
 /**
@@ -67,12 +70,6 @@ function merge(rounds: ServerRun[], notes: string[]): ServerRun {
     return { ...mid, ms: ms[Math.floor(ms.length / 2)]!, done: !failed, ...(failed?.error ? { error: failed.error } : {}) };
   });
   return { ...first, tasks };
-}
-
-interface ListSize {
-  schemaChars: number;
-  listChars: number;
-  toolCount: number;
 }
 
 function listSize(tools: Tool[]): ListSize {
@@ -300,8 +297,8 @@ export default async function run(): Promise<BenchSection> {
     const { rows, notes: calls, summary } = rowsFor(sl, [pw, cdm], every);
     notes.unshift(summary);
     notes.push(
-      'Tasks: (1) sign in (a "Forgot password?" link and a "Sign in to Acme" heading beside the fields and the "Sign in" button); (2) search "marmalade" and open "Lemon marmalade" ("Lemon marmalade tart" is listed too; the field and its button are both "Search"); (3) a form: text, select, checkbox, file upload, submit; (4) a button that asks window.confirm, accepted; (5) a button whose answer appears 1 s later, then clicked; (6) drag the last item of a list to the top (HTML5 drag and drop); (7) the text of the last heading, 2,000 px below the fold.',
-      'Each server runs the seven tasks in one browser tab, each task starting from its page\'s URL (Sightline opens the tab with its first call). The sequences: Sightline aims by visible text or field label (an AMBIGUOUS_TEXT answer is followed by acting on the match of the right role that the answer lists, or else by get_ui_tree and the node); when tools/list has fill_form, form fields go in one fill_form call. Playwright MCP and chrome-devtools-mcp act by the refs or uids of their snapshot, taken after each change the next step depends on (chrome-devtools-mcp: includeSnapshot on the action that changes the page; fill_form for several fields).',
+      'Tasks: (1) sign in (a "Forgot password?" link and a "Sign in to Acme" heading beside the fields and the "Sign in" button); (2) search "marmalade" and open "Lemon marmalade" (the results come from the server 300 ms after the submit; "Lemon marmalade tart" is listed too; the field and its button are both "Search"); (3) a form: text, select, checkbox, file upload, submit; (4) a button that asks window.confirm, accepted; (5) a button whose answer appears 1 s later, then clicked; (6) drag the last item of a list to the top (HTML5 drag and drop); (7) the text of the last heading, 2,000 px below the fold.',
+      'Each server runs the seven tasks in one browser tab, each task starting from its page\'s URL (Sightline opens the tab with its first call). The sequences: Sightline aims by visible text or field label (an AMBIGUOUS_TEXT answer is followed by acting on the match of the right role that the answer lists, or else by get_ui_tree and the node; text not found yet is waited for with wait_for); when tools/list has fill_form, form fields go in one fill_form call. Playwright MCP and chrome-devtools-mcp act by the refs or uids of their snapshot, taken after each change the next step depends on (waiting for text the snapshot lacks yet; chrome-devtools-mcp: includeSnapshot on the action that changes the page; fill_form for several fields). Playwright MCP 0.0.83 also takes "a unique element selector" in place of a ref, which an agent would have to guess without a snapshot: not used.',
       `${ROUNDS} rounds, each server in turn; per task the median wall time, and the calls and tokens of the round of median tokens (they vary only where noted). One headless Chromium (Debian's): Sightline in-process (browser.endpoint), Playwright MCP 0.0.83 (--cdp-endpoint) and chrome-devtools-mcp 1.11.0 (--browserUrl, --no-page-id-routing) over stdio, so their wall times include the stdio hop. Tokens: every text block of every answer at 4 characters a token plus images at width × height ÷ 750 (no task needed one); structuredContent is for programs and not counted. Success is the page's own window.state (read over CDP by the bench) or, for (7), the heading's text in the agent's answer.`,
       'tools/list, tokens = characters ÷ 4: each peer as it lists itself; Sightline once as in the tasks (the browser source only, as an agent on a machine without a display or a phone sees it) and once with every live source up (Xvfb with openbox for the desktop, the same Chromium, a fake device behind the real adb server), the case its targets are for.',
       ...varied,

@@ -53,7 +53,9 @@ export function chromeDevtoolsAgent(_tools: Tool[], file: string): Agent {
       await ok(call('navigate_page', { type: 'url', url }));
       const s = await snapshot(call);
       await ok(call('fill', { uid: find(s, ['searchbox', 'textbox'], 'Search').uid, value: 'marmalade' }));
-      const results = parseSnapshot(callText(await ok(call('press_key', { key: 'Enter', includeSnapshot: true }))));
+      let results = parseSnapshot(callText(await ok(call('press_key', { key: 'Enter', includeSnapshot: true }))));
+      // The results come from the server: when the snapshot does not show them yet, wait (its answer has a snapshot).
+      if (!results.some((n) => n.role === 'link' && n.name === 'Lemon marmalade')) results = parseSnapshot(callText(await ok(call('wait_for', { text: ['Lemon marmalade'] }))));
       await ok(call('click', { uid: find(results, ['link'], 'Lemon marmalade').uid }));
     },
     async form(call, url) {

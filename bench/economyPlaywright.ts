@@ -58,7 +58,12 @@ export function playwrightAgent(tools: Tool[], file: string): Agent {
       await ok(call('browser_navigate', { url }));
       const s = await snapshot(call);
       await ok(call('browser_type', { ...el(find(s, ['searchbox', 'textbox'], 'Search'), 'Search field'), text: 'marmalade', submit: true }));
-      const results = await snapshot(call);
+      // The results come from the server: when the snapshot does not show them yet, wait for them.
+      let results = await snapshot(call);
+      if (!results.some((n) => n.role === 'link' && n.name === 'Lemon marmalade')) {
+        await ok(call('browser_wait_for', { text: 'Lemon marmalade' }));
+        results = await snapshot(call);
+      }
       await ok(call('browser_click', el(find(results, ['link'], 'Lemon marmalade'), 'Lemon marmalade result')));
     },
     async form(call, url) {

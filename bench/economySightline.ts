@@ -90,6 +90,17 @@ export function sightlineAgent(tools: Tool[], file: string): Agent {
     return ok(call(tool, { target, ...args, node }));
   }
 
+  /** An action on text that may not be there yet: when the answer says it is not found, wait for it and act again. */
+  async function later(call: Call, act: () => Promise<unknown>, text: string): Promise<void> {
+    try {
+      await act();
+    } catch (e) {
+      if (!(e as Error).message.includes('NODE_NOT_FOUND')) throw e;
+      await ok(call('wait_for', { target, text }));
+      await act();
+    }
+  }
+
   /** Several fields in one call by label; when a label is ambiguous, again by the nodes of the tree. */
   async function fillForm(call: Call, fields: { field: string; value: string | boolean | string[]; roles: string[] }[]): Promise<void> {
     const r = await call('fill_form', { target, fields: fields.map(({ field, value }) => ({ field, value })) });
@@ -121,7 +132,7 @@ export function sightlineAgent(tools: Tool[], file: string): Agent {
     async search(call, url) {
       await go(call, url);
       await aim(call, 'type_text', { text: 'marmalade', submit: true }, 'field', 'Search', EDITABLE);
-      await aim(call, 'click', {}, 'text', 'Lemon marmalade', ACTIONABLE);
+      await later(call, () => aim(call, 'click', {}, 'text', 'Lemon marmalade', ACTIONABLE), 'Lemon marmalade');
     },
     async form(call, url) {
       await go(call, url);
