@@ -39,10 +39,14 @@ interface TaskResult {
   error?: string;
 }
 
-/** tools/list: name + description + input schema of every tool, and the whole list as JSON, in characters. */
+/**
+ * What an agent reads once per session: tools/list (name + description + input schema of every
+ * tool, and the whole list as JSON) and the server's instructions from initialize, in characters.
+ */
 interface ListSize {
   schemaChars: number;
   listChars: number;
+  instructionsChars: number;
   toolCount: number;
 }
 
@@ -72,9 +76,9 @@ function merge(rounds: ServerRun[], notes: string[]): ServerRun {
   return { ...first, tasks };
 }
 
-function listSize(tools: Tool[]): ListSize {
+function listSize(tools: Tool[], instructions: string | undefined): ListSize {
   const schemaChars = tools.reduce((n, t) => n + t.name.length + (t.description ?? '').length + JSON.stringify(t.inputSchema).length, 0);
-  return { schemaChars, listChars: JSON.stringify({ tools }).length, toolCount: tools.length };
+  return { schemaChars, listChars: JSON.stringify({ tools }).length, instructionsChars: instructions?.length ?? 0, toolCount: tools.length };
 }
 
 /** The page state of the tab showing `page` for `by` (the token each server's URLs carry). */
@@ -126,7 +130,7 @@ async function runSightline(chrome: RunningChromium, srv: FixtureServer, driver:
     const tools = (await h.client.listTools()).tools;
     const agent = sightlineAgent(tools, join(uploadDir, 'cv.pdf'));
     const tasks = await runTasks('Sightline', 'sightline', agent, h.call, srv, driver);
-    return { name: 'Sightline', tasks, ...listSize(tools) };
+    return { name: 'Sightline', tasks, ...listSize(tools, h.client.getInstructions()) };
   } finally {
     await h.close();
     await source.dispose?.();
@@ -152,7 +156,7 @@ async function sightlineEverySource(chrome: RunningChromium, notes: string[]): P
       // The ManicTime archive adds no tools of its own: it is not needed up for this list.
       const down = health.filter((s) => s.enabled && !s.available && s.source !== 'manictime').map((s) => s.source);
       if (down.length) notes.push(`With every source meant to be up, ${down.join(', ')} said unavailable; its tools may be missing from that list.`);
-      return listSize((await h.client.listTools()).tools);
+      return listSize((await h.client.listTools()).tools, h.client.getInstructions());
     } finally {
       await h.close();
     }
@@ -189,7 +193,7 @@ async function runPeer(name: string, by: string, args: string[], make: (tools: T
     const tools = (await client.listTools()).tools;
     const raw: Call = (tool, a) => client.callTool({ name: tool, arguments: a }) as Promise<CallToolResult>;
     const tasks = await runTasks(name, by, make(tools), raw, srv, driver);
-    return { name, tasks, ...listSize(tools) };
+    return { name, tasks, ...listSize(tools, client.getInstructions()) };
   } finally {
     await client.close().catch(() => undefined);
   }
@@ -209,7 +213,7 @@ function rowsFor(sl: ServerRun, peers: ServerRun[], every: ListSize | undefined)
       metric,
       value: Math.round(mine),
       unit,
-      ...(best !== undefined ? { ratio: r2(mine / best) } : {}),
+      ...(best ? { ratio: r2(mine / best) } : {}),
       against,
       ...(target ? { target, pass: done(sl) && best !== undefined && (target === 'fewest' ? mine < best : mine <= best) } : {}),
     };
@@ -240,9 +244,12 @@ function rowsFor(sl: ServerRun, peers: ServerRun[], every: ListSize | undefined)
   });
   rows.push(listed(`tools/list, browser source only (${sl.toolCount} tools): Sightline name + description + input schema`, (r) => r.schemaChars / 4));
   rows.push(listed('tools/list, browser source only: Sightline whole answer as JSON (output schemas included)', (r) => r.listChars / 4));
+  rows.push(compare("initialize: Sightline's server instructions", 'tokens', (r) => r.instructionsChars / 4, () => true));
+  rows.push(compare('Read once per session, browser source only: Sightline whole tools/list + instructions', 'tokens', (r) => (r.listChars + r.instructionsChars) / 4, () => true));
   if (every) {
     rows.push({ metric: `tools/list, every source up (${every.toolCount} tools): Sightline name + description + input schema`, value: Math.round(every.schemaChars / 4), unit: 'tokens', target: '≤ 5,000', pass: every.schemaChars / 4 <= 5000 });
     rows.push({ metric: 'tools/list, every source up: Sightline whole answer as JSON', value: Math.round(every.listChars / 4), unit: 'tokens', target: '≤ 8,000', pass: every.listChars / 4 <= 8000 });
+    rows.push({ metric: 'Read once per session, every source up: Sightline whole tools/list + instructions', value: Math.round((every.listChars + every.instructionsChars) / 4), unit: 'tokens' });
   }
   const notes = [sl, ...peers].map(
     (r) => `${r.name}'s calls: ${r.tasks.map((t) => `(${TASKS.find((x) => x.id === t.id)!.n}) ${t.tally.log.join(' → ')}${t.done ? '' : ` ✗ ${t.error ?? ''}`}`).join(' ')}`,
@@ -300,7 +307,7 @@ export default async function run(): Promise<BenchSection> {
       'Tasks: (1) sign in (a "Forgot password?" link and a "Sign in to Acme" heading beside the fields and the "Sign in" button); (2) search "marmalade" and open "Lemon marmalade" (the results come from the server 300 ms after the submit; "Lemon marmalade tart" is listed too; the field and its button are both "Search"); (3) a form: text, select, checkbox, file upload, submit; (4) a button that asks window.confirm, accepted; (5) a button whose answer appears 1 s later, then clicked; (6) drag the last item of a list to the top (HTML5 drag and drop); (7) the text of the last heading, 2,000 px below the fold.',
       'Each server runs the seven tasks in one browser tab, each task starting from its page\'s URL (Sightline opens the tab with its first call). The sequences: Sightline aims by visible text or field label (an AMBIGUOUS_TEXT answer is followed by acting on the match of the right role that the answer lists, or else by get_ui_tree and the node; text not found yet is waited for with wait_for); when tools/list has fill_form, form fields go in one fill_form call. Playwright MCP and chrome-devtools-mcp act by the refs or uids of their snapshot, taken after each change the next step depends on (waiting for text the snapshot lacks yet; chrome-devtools-mcp: includeSnapshot on the action that changes the page; fill_form for several fields). Playwright MCP 0.0.83 also takes "a unique element selector" in place of a ref, which an agent would have to guess without a snapshot: not used.',
       `${ROUNDS} rounds, each server in turn; per task the median wall time, and the calls and tokens of the round of median tokens (they vary only where noted). One headless Chromium (Debian's): Sightline in-process (browser.endpoint), Playwright MCP 0.0.83 (--cdp-endpoint) and chrome-devtools-mcp 1.11.0 (--browserUrl, --no-page-id-routing) over stdio, so their wall times include the stdio hop. Tokens: every text block of every answer at 4 characters a token plus images at width × height ÷ 750 (no task needed one); structuredContent is for programs and not counted. Success is the page's own window.state (read over CDP by the bench) or, for (7), the heading's text in the agent's answer.`,
-      'tools/list, tokens = characters ÷ 4: each peer as it lists itself; Sightline once as in the tasks (the browser source only, as an agent on a machine without a display or a phone sees it) and once with every live source up (Xvfb with openbox for the desktop, the same Chromium, a fake device behind the real adb server), the case its targets are for.',
+      'tools/list and the instructions initialize gives (what an agent reads once per session), tokens = characters ÷ 4: each peer as it lists itself; Sightline once as in the tasks (the browser source only, as an agent on a machine without a display or a phone sees it) and once with every live source up (Xvfb with openbox for the desktop, the same Chromium, a fake device behind the real adb server), the case its targets are for.',
       ...varied,
       ...calls,
     );
