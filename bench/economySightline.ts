@@ -103,7 +103,7 @@ export function sightlineAgent(tools: Tool[], file: string): Agent {
 
   /** Several fields in one call by label; when a label is ambiguous, again by the nodes of the tree. */
   async function fillForm(call: Call, fields: { field: string; value: string | boolean | string[]; roles: string[] }[]): Promise<void> {
-    const r = await call('fill_form', { target, fields: fields.map(({ field, value }) => ({ field, value })) });
+    const r = await call('fill_form', { target, fields: fields.map(({ field, value }) => ({ label: field, value })) });
     if (!r.isError) return;
     if (!callText(r).includes('AMBIGUOUS_TEXT')) throw new Error(callText(r).slice(0, 400));
     const nodes = await tree(call);
