@@ -88,6 +88,8 @@ export interface SourceHealth {
   remediation?: string;
   /** Onboarding checklist items for the dashboard. */
   checks?: HealthCheck[];
+  /** Available, but with nothing to act on now (no device attached): its own tools are not offered until there is. */
+  idle?: boolean;
 }
 
 export interface HealthCheck {

@@ -30,6 +30,8 @@ export class FakeSource implements Source {
   readonly actions: SourceAction[] = [];
   readonly windows = new Map<string, FakeWindow>();
   available = true;
+  /** Up, but with nothing to act on (a device source with no device attached). */
+  idle = false;
   readonly screen: ScreenPort<FakeState>;
   readonly input: InputPort<FakeState>;
   readonly tree: TreePort<FakeState>;
@@ -62,7 +64,7 @@ export class FakeSource implements Source {
 
   async health(): Promise<SourceHealth> {
     return this.available
-      ? { source: this.name, enabled: true, available: true, degraded: false }
+      ? { source: this.name, enabled: true, available: true, degraded: false, ...(this.idle ? { idle: true } : {}) }
       : { source: this.name, enabled: true, available: false, degraded: false, reason: 'fake outage', remediation: 'turn it back on' };
   }
 

@@ -61,6 +61,8 @@ it('a node click lands within 0.5 px of the node’s true centre at a non-intege
 it('list_apps, launch_app, stop_app, open_url: what is installed, which activity is in front after', async () => {
   const d = await h.device();
   const target = `android:${d.serial}`;
+  // With no device the device tools are not listed; the next health check (every 30 s) lists them.
+  await mcp.core.sources.health();
   const tools = (await mcp.client.listTools()).tools.map((t) => t.name);
   expect(tools).toEqual(expect.arrayContaining(['swipe', 'list_apps', 'launch_app', 'stop_app', 'open_url', 'install_apk', 'set_orientation']));
 

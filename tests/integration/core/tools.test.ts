@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { FakeSource, type FakeWindow } from '../../support/fakeSource.ts';
 import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
 
@@ -213,6 +214,22 @@ describe('MCP tools over an in-memory fake source', () => {
     expect((await h.client.listTools()).tools.map((t) => t.name)).not.toContain('focus_window');
     h.core.settings.update({ sources: { desktop: { enabled: true } } });
     expect((await h.call('capture', { target: WIN.id })).isError).toBeFalsy();
+    expect((await h.client.listTools()).tools.map((t) => t.name)).toContain('focus_window');
+  });
+
+  it('lists no tool of a source with nothing to act on, and says so when that changes', async () => {
+    let changed = 0;
+    h.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changed++);
+    fake.idle = true;
+    await h.core.sources.health();
+    await vi.waitFor(() => expect(changed).toBe(1));
+    expect((await h.client.listTools()).tools.map((t) => t.name)).not.toContain('focus_window');
+    // Still answered: something to act on may have come since the last health check.
+    const r = await h.call('capture', { target: WIN.id });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    fake.idle = false;
+    await h.core.sources.health();
+    await vi.waitFor(() => expect(changed).toBe(2));
     expect((await h.client.listTools()).tools.map((t) => t.name)).toContain('focus_window');
   });
 

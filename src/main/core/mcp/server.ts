@@ -40,7 +40,7 @@ export interface McpServices extends StatusPort {
   frames: FramesPort;
   actions: ActionsPort;
   targets: TargetsPort;
-  sources: SourcesPort & ToolSources & { isOffered(name: string): boolean };
+  sources: SourcesPort & ToolSources & { isOffered(name: string): boolean; isUsable(name: string): boolean };
   history: HistoryService;
   text: ScreenTextPort;
   search: TextSearchPort;
@@ -157,6 +157,7 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
   const byName = new Map(offered.map((o) => [o.tool.name, o]));
   const validators = new Map(offered.map((o) => [o.tool.name, z.object(inputShape(o.tool, schemaContext(services))).strict()]));
   const isListed = (o: Offered): boolean => !o.sources || o.sources.some((name) => services.sources.isOffered(name));
+  const isUsable = (o: Offered): boolean => !o.sources || o.sources.some((name) => services.sources.isUsable(name));
   // This session's own latest capture of each target (two agents never act through each other's frames).
   const session = new SessionFrames();
   const listed = (): Offered[] => offered.filter(isListed);
@@ -174,7 +175,7 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
     if (!o) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Hint: Call tools/list; a source's tools are listed while it is enabled and available.`);
     const started = performance.now();
     try {
-      if (!isListed(o)) {
+      if (!isUsable(o)) {
         throw new SightlineError('SOURCE_UNAVAILABLE', `${o.tool.name} belongs to the ${o.sources?.join(' and ')} source${(o.sources?.length ?? 0) > 1 ? 's, which are' : ', which is'} disabled or unavailable.`, 'Check sightline://health.');
       }
       const parsed = (validators.get(o.tool.name) as z.ZodType).safeParse(request.params.arguments ?? {});

@@ -71,7 +71,16 @@ export class SourceRegistry {
   }
 
   /** Whether a source's own tools are listed: it is enabled and not known to be unavailable. */
+  /** Its tools are listed: enabled, available, and with something to act on (a device attached). */
   isOffered(name: SourceName): boolean {
+    return this.isUsable(name) && this.lastHealth(name)?.idle !== true;
+  }
+
+  /**
+   * Its tools may be called: enabled and available. An idle source's tools still answer, so a
+   * device plugged in between two health checks is used at once (its list follows at the next).
+   */
+  isUsable(name: SourceName): boolean {
     return this.isEnabled(name) && this.lastHealth(name)?.available !== false;
   }
 
@@ -174,11 +183,12 @@ export class SourceRegistry {
     let flipped = false;
     const now = Date.now();
     for (const h of out) {
-      const before = this.#health.get(h.source)?.health.available;
+      const last = this.#health.get(h.source)?.health;
+      const serves = (x: SourceHealth): boolean => x.enabled && x.available && x.idle !== true;
       // A disabled source keeps no health: turned back on, it is judged afresh.
       if (!h.enabled) this.#health.delete(h.source);
       else this.#health.set(h.source, { health: h, at: now });
-      if (before !== undefined ? before !== (h.enabled && h.available) : h.enabled && !h.available) flipped = true;
+      if (last !== undefined ? serves(last) !== serves(h) : h.enabled && !serves(h)) flipped = true;
     }
     if (flipped) this.#changed();
     return out;

@@ -82,7 +82,7 @@ async function health(d: AndroidDevices): Promise<SourceHealth> {
   const down = servers.find((s) => !s.states);
   const degraded = devices.status !== 'ok' || !!down;
   const why = devices.status !== 'ok' ? { reason: devices.detail, remediation: devices.fix } : down ? { reason: down.check.detail, remediation: down.check.fix } : {};
-  return { ...base, available: true, degraded, ...(degraded ? why : {}), checks: [adbCheck, ...serverChecks, devices] };
+  return { ...base, available: true, degraded, ...(degraded ? why : {}), ...(ready.length === 0 ? { idle: true } : {}), checks: [adbCheck, ...serverChecks, devices] };
 }
 
 /** One server: reachable (its device states) or why not. */
