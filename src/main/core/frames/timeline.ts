@@ -13,7 +13,7 @@ import type { ScreenActivity, SourceName } from '../../../shared/frame.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { FrameQuery, FrameRecord } from '../catalog/types.ts';
 import type { ArchiveList, HistoryPort } from '../sources/source.ts';
-import { mergeAll, type PagedList } from '../util/mergedPages.ts';
+import { memoTimes, mergeAll, type PagedList } from '../util/mergedPages.ts';
 import { frameSummary } from './descriptors.ts';
 
 export interface TimelineQuery {
@@ -63,6 +63,68 @@ export function timelinePage(catalog: Catalog, archives: readonly HistoryPort[],
   return { frames: merged.page(q.offset, q.limit), total: merged.total };
 }
 
+export interface PositionsQuery {
+  source?: SourceName;
+  target?: string;
+  /** Pinned frames only: the catalog's list, as the frames route answers it (no archive merge). */
+  pinned?: boolean;
+  before?: Date;
+  /** Moments, epoch ms. */
+  at: readonly number[];
+}
+
+export interface Positions {
+  total: number;
+  newestMs?: number;
+  oldestMs?: number;
+  /** For each moment: items captured at or after it. */
+  since: number[];
+}
+
+/** Items of a newest-first list captured at or after `t` (a binary search on capture times). */
+export function countSince<T>(list: PagedList<T>, t: number): number {
+  let lo = 0;
+  let hi = list.total;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list.timeAt(mid) >= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Where moments fall in the merged timeline: the count of items at or after a moment is the sum
+ * of each list's (the merge keeps time order), so no merged page is ever read. Own frames are
+ * counted by the database (an index walk), archives by a binary search on their own index.
+ */
+export function timelinePositions(catalog: Catalog, archives: readonly HistoryPort[], q: PositionsQuery): Positions {
+  if (q.pinned) return pinnedPositions(catalog, q);
+  const filter: FrameQuery = { source: q.source, target: q.target, to: q.before, external: false };
+  const own = ownFrames(catalog, q);
+  const lists = [own, ...archives.map((h) => memoTimes(archiveFrames(catalog, h.timeline({ before: q.before, target: q.target }))))];
+  const nonEmpty = lists.filter((l) => l.total > 0);
+  const total = lists.reduce((n, l) => n + l.total, 0);
+  const since = q.at.map((t) => catalog.frames.count({ ...filter, from: new Date(t) }) + lists.slice(1).reduce((n, l) => n + countSince(l, t), 0));
+  if (nonEmpty.length === 0) return { total, since };
+  return {
+    total,
+    newestMs: Math.max(...nonEmpty.map((l) => l.timeAt(0))),
+    oldestMs: Math.min(...nonEmpty.map((l) => l.timeAt(l.total - 1))),
+    since,
+  };
+}
+
+function pinnedPositions(catalog: Catalog, q: PositionsQuery): Positions {
+  const filter: FrameQuery = { source: q.source, target: q.target, to: q.before, pinned: true };
+  const total = catalog.frames.count(filter);
+  const since = q.at.map((t) => catalog.frames.count({ ...filter, from: new Date(t) }));
+  if (total === 0) return { total, since };
+  const [newest] = catalog.frames.list({ ...filter, limit: 1, order: 'desc' });
+  const [oldest] = catalog.frames.list({ ...filter, limit: 1, order: 'asc' });
+  return { total, newestMs: newest && timeOf(newest), oldestMs: oldest && timeOf(oldest), since };
+}
+
 /** The instant an archive frame shows: its own, or for a crop of one, its archive ancestor's. */
 export function shownAt(catalog: Catalog, f: FrameRecord): number | undefined {
   let cur: FrameRecord | undefined = f;
@@ -83,7 +145,12 @@ export async function summarize(
   archiveOf: (source: SourceName) => Promise<HistoryPort | undefined>,
   signal?: AbortSignal,
 ): Promise<FrameSummary[]> {
-  const out = frames.map((f) => frameSummary(f));
+  const screens = catalog.text.screens(frames.map((f) => f.ref));
+  const out = frames.map((f) => {
+    const s = frameSummary(f);
+    const screen = screens.get(f.ref);
+    return screen === undefined ? s : { ...s, screen };
+  });
   const bySource = new Map<SourceName, number[]>();
   for (const [i, f] of frames.entries()) {
     if (!f.external && !f.parentRef) continue;
