@@ -9,7 +9,7 @@
  * list was opened), so offsets stay stable while agents keep capturing. Frames newer
  * than the anchor arrive through server events and sit in `live`, ahead of the pages.
  */
-import { SvelteMap } from 'svelte/reactivity';
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { FrameSummary, FramesPage, FramesQuery } from '../../shared/api.ts';
 import type { SourceName } from '../../shared/frame.ts';
 
@@ -17,6 +17,50 @@ export interface FrameFilter {
   source?: SourceName | undefined;
   target?: string | undefined;
   pinned?: boolean | undefined;
+}
+
+/**
+ * One row of the list as drawn: a frame, or a run of near-identical frames folded into its
+ * newest one ("11:23–11:27 · 13 similar"), or a frame of a run that was opened.
+ */
+export interface ListRow {
+  /** The frame the row shows (a folded run's newest); undefined while its page loads. */
+  frame: FrameSummary | undefined;
+  /** Its index in the unfolded list (0 = newest). */
+  index: number;
+  /** On the run's first row: how many frames it holds, its oldest, and whether it is open. */
+  run?: { count: number; oldest: FrameSummary; open: boolean };
+  /** A frame inside an opened run, after its first. */
+  inRun?: boolean;
+}
+
+/** Runs shorter than this stay as they are: folding two rows into one saves little and hides one. */
+export const MIN_FOLD = 3;
+
+/** Consecutive frames within one page: a run of near-identical ones (fold) or a single frame. */
+interface Segment {
+  start: number;
+  len: number;
+  fold: boolean;
+}
+
+/**
+ * A page's frames in runs: a run goes on while the next frame has the same target and the same
+ * screen key (the text index's: they show the same screen up to noise). A frame with no key yet
+ * stands alone. Runs do not cross pages (a long run at a page's edge shows as two rows).
+ */
+export function pageSegments(frames: readonly FrameSummary[]): Segment[] {
+  const out: Segment[] = [];
+  let i = 0;
+  while (i < frames.length) {
+    const f = frames[i] as FrameSummary;
+    let j = i + 1;
+    if (f.screen !== undefined) while (j < frames.length && frames[j]!.screen === f.screen && frames[j]!.target === f.target) j++;
+    const len = j - i;
+    out.push({ start: i, len, fold: len >= MIN_FOLD });
+    i = j;
+  }
+  return out;
 }
 
 export type PageFetcher = (query: FramesQuery, signal: AbortSignal) => Promise<FramesPage>;
@@ -69,6 +113,109 @@ export class FramePager {
   /** Why the last page failed to load; cleared when a page loads (the list keeps what it has). */
   error = $state<unknown>(null);
 
+  /** Runs the person opened, by their newest frame's ref. */
+  readonly #open = new SvelteSet<string>();
+  // Segments per page array (pages are replaced, never mutated): computed once per page.
+  readonly #segs = new WeakMap<readonly FrameSummary[], Segment[]>();
+
+  #segments(frames: readonly FrameSummary[]): Segment[] {
+    let s = this.#segs.get(frames);
+    if (!s) this.#segs.set(frames, (s = pageSegments(frames)));
+    return s;
+  }
+
+  #segRows(frames: readonly FrameSummary[], seg: Segment): number {
+    return seg.fold && !this.#open.has(frames[seg.start]!.ref) ? 1 : seg.len;
+  }
+
+  /** Rows before each page (of the anchored list) and in all: pages not loaded count a row a frame. */
+  readonly #layout = $derived.by(() => {
+    const total = this.#serverTotal ?? 0;
+    const pages = Math.ceil(total / this.pageSize);
+    const starts = new Float64Array(pages + 1);
+    for (let p = 0; p < pages; p++) {
+      const frames = this.#pages.get(p);
+      let n = Math.min(this.pageSize, total - p * this.pageSize);
+      if (frames) {
+        n = 0;
+        for (const seg of this.#segments(frames)) n += this.#segRows(frames, seg);
+      }
+      starts[p + 1] = (starts[p] as number) + n;
+    }
+    return { starts, pages };
+  });
+
+  /** Rows in the list as drawn: live frames, then the anchored pages with their runs folded. */
+  readonly rowCount = $derived(this.#live.length + (this.#layout.starts[this.#layout.pages] ?? 0));
+
+  /** Row `r` of the list as drawn. */
+  rowAt(r: number): ListRow | undefined {
+    if (r < 0 || r >= this.rowCount) return undefined;
+    const live = this.#live;
+    if (r < live.length) return { frame: live[r], index: r };
+    const { starts, pages } = this.#layout;
+    const k = r - live.length;
+    let lo = 0;
+    let hi = pages - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((starts[mid] as number) <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    const p = lo;
+    let within = k - (starts[p] as number);
+    const base = live.length + p * this.pageSize;
+    const frames = this.#pages.get(p);
+    if (!frames) return { frame: undefined, index: base + within };
+    for (const seg of this.#segments(frames)) {
+      const n = this.#segRows(frames, seg);
+      if (within < n) {
+        const i = seg.start + within;
+        const row: ListRow = { frame: frames[i], index: base + i };
+        if (seg.fold && within === 0) row.run = { count: seg.len, oldest: frames[seg.start + seg.len - 1]!, open: n > 1 };
+        if (seg.fold && within > 0) row.inRun = true;
+        return row;
+      }
+      within -= n;
+    }
+    return undefined;
+  }
+
+  /** The row that shows frame `index` (a folded run's row for any of its frames). */
+  rowOf(index: number): number {
+    const live = this.#live.length;
+    if (index < live) return Math.max(0, index);
+    const j = index - live;
+    const p = Math.floor(j / this.pageSize);
+    const { starts, pages } = this.#layout;
+    if (p >= pages) return this.rowCount - 1;
+    let row = live + (starts[p] as number);
+    const frames = this.#pages.get(p);
+    const k = j - p * this.pageSize;
+    if (!frames) return row + k;
+    for (const seg of this.#segments(frames)) {
+      const n = this.#segRows(frames, seg);
+      if (k < seg.start + seg.len) return row + (n === 1 ? 0 : k - seg.start);
+      row += n;
+    }
+    return row;
+  }
+
+  /** Open a folded run, or fold an open one (by its newest frame's ref). */
+  toggleRun(ref: string): void {
+    if (this.#open.has(ref)) this.#open.delete(ref);
+    else this.#open.add(ref);
+  }
+
+  /** Make sure rows [from, to) of the list as drawn are loaded. */
+  ensureRows(from: number, to: number): void {
+    if (to <= from) return this.ensure(0, 0);
+    const first = this.rowAt(from)?.index ?? from;
+    const lastRow = this.rowAt(to - 1);
+    const last = lastRow ? lastRow.index + (lastRow.run && !lastRow.run.open ? lastRow.run.count : 1) : to;
+    this.ensure(first, last);
+  }
+
   /** Called whenever what `at()` or `count` returns may have changed (for callers outside Svelte). */
   onChange: () => void = () => {};
   /** Called when a page fails to load. */
@@ -83,6 +230,11 @@ export class FramePager {
     // Formatted once and never mutated: not state.
     // eslint-disable-next-line svelte/prefer-svelte-reactivity
     this.anchor = new Date(this.#anchorMs).toISOString();
+  }
+
+  /** Frames that arrived live since the anchor: they sit ahead of the anchored rows. */
+  get liveCount(): number {
+    return this.#live.length;
   }
 
   at(index: number): FrameSummary | undefined {
