@@ -76,6 +76,21 @@ export interface PagerOptions {
   seenTargets?: Set<string>;
 }
 
+/** The first page of the unfiltered timeline, asked for before the page is drawn (main.ts). */
+let early: { anchorMs: number; pageSize: number; page: Promise<FramesPage> } | undefined;
+
+/**
+ * Ask for the first page now, anchored now: the timeline's pager takes it when it is made with
+ * no filter, which saves the time the page takes to mount (the request goes out first, not
+ * after every component has been set up).
+ */
+export function prefetchFirstPage(fetchPage: PageFetcher, pageSize = 100): void {
+  const anchorMs = Date.now();
+  const page = fetchPage({ before: new Date(anchorMs).toISOString(), offset: 0, limit: pageSize }, new AbortController().signal);
+  page.catch(() => {});
+  early = { anchorMs, pageSize, page };
+}
+
 export function matchesFilter(frame: FrameSummary, filter: FrameFilter): boolean {
   if (filter.source && frame.source !== filter.source) return false;
   if (filter.target && frame.target !== filter.target) return false;
@@ -105,6 +120,8 @@ export class FramePager {
   /** Frames before the anchor, as the server counted them (null until the first page). */
   #serverTotal = $state<number | null>(null);
   #disposed = false;
+  /** The prefetched first page this pager took (used by its first load of page 0). */
+  #early: Promise<FramesPage> | undefined;
 
   /** Whether the first page has answered (until then `count` is only the live frames). */
   readonly loaded = $derived(this.#serverTotal !== null);
@@ -128,51 +145,66 @@ export class FramePager {
     return seg.fold && !this.#open.has(frames[seg.start]!.ref) ? 1 : seg.len;
   }
 
-  /** Rows before each page (of the anchored list) and in all: pages not loaded count a row a frame. */
+  /**
+   * Where the list as drawn differs from the list of frames: the loaded pages that hold runs
+   * (folded or open), in page order, each with the rows before it (`before`, of the anchored pages) and the
+   * frames folded away up to and including it (`saved`). Pages not loaded, and pages with nothing
+   * to fold, count a row a frame, so only the pages with runs are visited (never all 1,000 pages of
+   * 100,000 frames, and the first page costs no more than before).
+   */
   readonly #layout = $derived.by(() => {
     const total = this.#serverTotal ?? 0;
-    const pages = Math.ceil(total / this.pageSize);
-    const starts = new Float64Array(pages + 1);
-    for (let p = 0; p < pages; p++) {
-      const frames = this.#pages.get(p);
-      let n = Math.min(this.pageSize, total - p * this.pageSize);
-      if (frames) {
-        n = 0;
-        for (const seg of this.#segments(frames)) n += this.#segRows(frames, seg);
-      }
-      starts[p + 1] = (starts[p] as number) + n;
+    const folding: { page: number; rows: number; before: number; saved: number }[] = [];
+    let saved = 0;
+    for (const p of [...this.#pages.keys()].sort((a, b) => a - b)) {
+      const frames = this.#pages.get(p) as readonly FrameSummary[];
+      const segs = this.#segments(frames);
+      // A page with runs, open or folded: its rows say so (an open run's first row folds it).
+      if (!segs.some((seg) => seg.fold)) continue;
+      let rows = 0;
+      for (const seg of segs) rows += this.#segRows(frames, seg);
+      const before = p * this.pageSize - saved;
+      saved += frames.length - rows;
+      folding.push({ page: p, rows, before, saved });
     }
-    return { starts, pages };
+    return { folding, rows: Math.max(0, total - saved) };
   });
 
   /** Rows in the list as drawn: live frames, then the anchored pages with their runs folded. */
-  readonly rowCount = $derived(this.#live.length + (this.#layout.starts[this.#layout.pages] ?? 0));
+  readonly rowCount = $derived(this.#live.length + this.#layout.rows);
 
   /** Row `r` of the list as drawn. */
   rowAt(r: number): ListRow | undefined {
     if (r < 0 || r >= this.rowCount) return undefined;
     const live = this.#live;
     if (r < live.length) return { frame: live[r], index: r };
-    const { starts, pages } = this.#layout;
     const k = r - live.length;
+    const { folding } = this.#layout;
+    // The last folding page that starts at or before row k.
     let lo = 0;
-    let hi = pages - 1;
+    let hi = folding.length;
     while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if ((starts[mid] as number) <= k) lo = mid;
-      else hi = mid - 1;
+      const mid = (lo + hi) >>> 1;
+      if ((folding[mid] as { before: number }).before <= k) lo = mid + 1;
+      else hi = mid;
     }
-    const p = lo;
-    let within = k - (starts[p] as number);
-    const base = live.length + p * this.pageSize;
-    const frames = this.#pages.get(p);
-    if (!frames) return { frame: undefined, index: base + within };
+    const f = folding[lo - 1];
+    if (f && k < f.before + f.rows) return this.#rowInPage(f.page, k - f.before, live.length);
+    const j = k + (f?.saved ?? 0);
+    const p = Math.floor(j / this.pageSize);
+    return { frame: this.#pages.get(p)?.[j % this.pageSize], index: live.length + j };
+  }
+
+  /** Row `within` of loaded page `p`, its runs folded. */
+  #rowInPage(p: number, within: number, live: number): ListRow | undefined {
+    const frames = this.#pages.get(p) as readonly FrameSummary[];
+    const base = live + p * this.pageSize;
     for (const seg of this.#segments(frames)) {
       const n = this.#segRows(frames, seg);
       if (within < n) {
         const i = seg.start + within;
         const row: ListRow = { frame: frames[i], index: base + i };
-        if (seg.fold && within === 0) row.run = { count: seg.len, oldest: frames[seg.start + seg.len - 1]!, open: n > 1 };
+        if (seg.fold && within === 0) row.run = { count: seg.len, oldest: frames[seg.start + seg.len - 1] as FrameSummary, open: n > 1 };
         if (seg.fold && within > 0) row.inRun = true;
         return row;
       }
@@ -187,12 +219,19 @@ export class FramePager {
     if (index < live) return Math.max(0, index);
     const j = index - live;
     const p = Math.floor(j / this.pageSize);
-    const { starts, pages } = this.#layout;
-    if (p >= pages) return this.rowCount - 1;
-    let row = live + (starts[p] as number);
-    const frames = this.#pages.get(p);
+    const { folding } = this.#layout;
+    let lo = 0;
+    let hi = folding.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((folding[mid] as { page: number }).page <= p) lo = mid + 1;
+      else hi = mid;
+    }
+    const f = folding[lo - 1];
+    if (f?.page !== p) return Math.min(this.rowCount - 1, live + j - (f?.saved ?? 0));
+    const frames = this.#pages.get(p) as readonly FrameSummary[];
     const k = j - p * this.pageSize;
-    if (!frames) return row + k;
+    let row = live + f.before;
     for (const seg of this.#segments(frames)) {
       const n = this.#segRows(frames, seg);
       if (k < seg.start + seg.len) return row + (n === 1 ? 0 : k - seg.start);
@@ -226,7 +265,15 @@ export class FramePager {
     this.filter = { ...filter };
     this.pageSize = options.pageSize ?? 100;
     this.#seenTargets = options.seenTargets;
-    this.#anchorMs = options.anchor?.getTime() ?? Date.now();
+    const unfiltered = !filter.source && !filter.target && !filter.pinned;
+    if (early && !options.anchor && unfiltered && early.pageSize === this.pageSize) {
+      this.#anchorMs = early.anchorMs;
+      this.#early = early.page;
+    } else {
+      this.#anchorMs = options.anchor?.getTime() ?? Date.now();
+    }
+    // One pager only: a later one (a reload, a filter) anchors at its own moment.
+    early = undefined;
     // Formatted once and never mutated: not state.
     // eslint-disable-next-line svelte/prefer-svelte-reactivity
     this.anchor = new Date(this.#anchorMs).toISOString();
@@ -299,7 +346,9 @@ export class FramePager {
     if (this.filter.target) query.target = this.filter.target;
     if (this.filter.pinned) query.pinned = true;
     try {
-      const result = await this.#fetchPage(query, ctrl.signal);
+      const prefetched = page === 0 ? this.#early : undefined;
+      this.#early = undefined;
+      const result = await (prefetched ?? this.#fetchPage(query, ctrl.signal));
       if (this.#disposed || ctrl.signal.aborted) return;
       this.#pages.set(page, result.frames);
       this.#serverTotal = result.total;

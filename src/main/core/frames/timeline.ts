@@ -94,35 +94,59 @@ export function countSince<T>(list: PagedList<T>, t: number): number {
 }
 
 /**
- * Where moments fall in the merged timeline: the count of items at or after a moment is the sum
- * of each list's (the merge keeps time order), so no merged page is ever read. Own frames are
- * counted by the database (an index walk), archives by a binary search on their own index.
+ * Frames of `filter` captured at or after each moment (before the anchor). Each count is of the
+ * stretch between one moment and the next newer one, summed from the newest down: one walk of
+ * the time index over the whole range, however many moments (not one walk per moment).
  */
-export function timelinePositions(catalog: Catalog, archives: readonly HistoryPort[], q: PositionsQuery): Positions {
-  if (q.pinned) return pinnedPositions(catalog, q);
-  const filter: FrameQuery = { source: q.source, target: q.target, to: q.before, external: false };
-  const own = ownFrames(catalog, q);
-  const lists = [own, ...archives.map((h) => memoTimes(archiveFrames(catalog, h.timeline({ before: q.before, target: q.target }))))];
-  const nonEmpty = lists.filter((l) => l.total > 0);
-  const total = lists.reduce((n, l) => n + l.total, 0);
-  const since = q.at.map((t) => catalog.frames.count({ ...filter, from: new Date(t) }) + lists.slice(1).reduce((n, l) => n + countSince(l, t), 0));
-  if (nonEmpty.length === 0) return { total, since };
-  return {
-    total,
-    newestMs: Math.max(...nonEmpty.map((l) => l.timeAt(0))),
-    oldestMs: Math.min(...nonEmpty.map((l) => l.timeAt(l.total - 1))),
-    since,
-  };
+function countsSince(catalog: Catalog, filter: FrameQuery, at: readonly number[]): number[] {
+  const anchor = filter.to ? filter.to.getTime() : Number.POSITIVE_INFINITY;
+  const order = at.map((t, k) => [t, k] as const).sort((a, b) => b[0] - a[0]);
+  const out = new Array<number>(at.length).fill(0);
+  let n = 0;
+  let upper = anchor;
+  for (const [t, k] of order) {
+    if (t < upper) {
+      n += catalog.frames.count({ ...filter, from: new Date(t), to: Number.isFinite(upper) ? new Date(upper) : undefined });
+      upper = t;
+    }
+    out[k] = n;
+  }
+  return out;
 }
 
-function pinnedPositions(catalog: Catalog, q: PositionsQuery): Positions {
-  const filter: FrameQuery = { source: q.source, target: q.target, to: q.before, pinned: true };
-  const total = catalog.frames.count(filter);
-  const since = q.at.map((t) => catalog.frames.count({ ...filter, from: new Date(t) }));
-  if (total === 0) return { total, since };
+/** The newest and oldest capture time of `filter`'s frames (two index seeks). */
+function ends(catalog: Catalog, filter: FrameQuery): { newestMs: number; oldestMs: number } | undefined {
   const [newest] = catalog.frames.list({ ...filter, limit: 1, order: 'desc' });
   const [oldest] = catalog.frames.list({ ...filter, limit: 1, order: 'asc' });
-  return { total, newestMs: newest && timeOf(newest), oldestMs: oldest && timeOf(oldest), since };
+  return newest && oldest ? { newestMs: timeOf(newest), oldestMs: timeOf(oldest) } : undefined;
+}
+
+/**
+ * Where moments fall in the merged timeline: the count of items at or after a moment is the sum
+ * of each list's (the merge keeps time order), so no merged page is ever read. Own frames are
+ * counted by the database, archives by a binary search on their own index.
+ */
+export function timelinePositions(catalog: Catalog, archives: readonly HistoryPort[], q: PositionsQuery): Positions {
+  // Pinned frames are the catalog's list alone, as the frames route answers them.
+  const filter: FrameQuery = q.pinned ? { source: q.source, target: q.target, to: q.before, pinned: true } : { source: q.source, target: q.target, to: q.before, external: false };
+  const lists = q.pinned ? [] : archives.map((h) => memoTimes(archiveFrames(catalog, h.timeline({ before: q.before, target: q.target }))));
+  const own = countsSince(catalog, filter, q.at);
+  const since = own.map((n, k) => n + lists.reduce((m, l) => m + countSince(l, q.at[k] as number), 0));
+  const total = catalog.frames.count(filter) + lists.reduce((n, l) => n + l.total, 0);
+  const newest: number[] = [];
+  const oldest: number[] = [];
+  const e = ends(catalog, filter);
+  if (e) {
+    newest.push(e.newestMs);
+    oldest.push(e.oldestMs);
+  }
+  for (const l of lists) {
+    if (l.total === 0) continue;
+    newest.push(l.timeAt(0));
+    oldest.push(l.timeAt(l.total - 1));
+  }
+  if (newest.length === 0) return { total, since };
+  return { total, newestMs: Math.max(...newest), oldestMs: Math.min(...oldest), since };
 }
 
 /** The instant an archive frame shows: its own, or for a crop of one, its archive ancestor's. */
