@@ -86,7 +86,10 @@ let early: { anchorMs: number; pageSize: number; page: Promise<FramesPage> } | u
  */
 export function prefetchFirstPage(fetchPage: PageFetcher, pageSize = 100): void {
   const anchorMs = Date.now();
-  const page = fetchPage({ before: new Date(anchorMs).toISOString(), offset: 0, limit: pageSize }, new AbortController().signal);
+  // Formatted once, never mutated: not state.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  const before = new Date(anchorMs).toISOString();
+  const page = fetchPage({ before, offset: 0, limit: pageSize }, new AbortController().signal);
   page.catch(() => {});
   early = { anchorMs, pageSize, page };
 }
