@@ -17,6 +17,9 @@ import { spreadEvenly } from '../util/sampling.ts';
 import { displayLocalTime } from '../util/time.ts';
 import { summarize, timelinePage, timelinePositions, type Positions, type PositionsQuery, type TimelinePage, type TimelineQuery } from './timeline.ts';
 
+/** Rows of a tall window's first screen (72 px rows): their thumbnails are made ahead. */
+const FIRST_SCREEN_THUMBS = 16;
+
 export interface HistoryDeps {
   catalog: Catalog;
   sources: SourceRegistry;
@@ -103,7 +106,10 @@ export class History implements HistoryService {
    * filter includes (each brought up to date first), merged by time.
    */
   async timelinePage(q: TimelineQuery, signal: AbortSignal): Promise<TimelinePage> {
-    return timelinePage(this.#d.catalog, await this.#timelineArchives(q, signal), q);
+    const page = timelinePage(this.#d.catalog, await this.#timelineArchives(q, signal), q);
+    // The first page is the first screen: its thumbnails are made while it travels and is drawn.
+    if (q.offset === 0) this.#d.catalog.frames.prepareThumbnails(page.frames.slice(0, FIRST_SCREEN_THUMBS).map((f) => f.ref));
+    return page;
   }
 
   /** Where moments fall in that timeline (the dashboard's time strip). */
