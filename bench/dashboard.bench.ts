@@ -250,6 +250,7 @@ export default async function run(): Promise<BenchSection> {
         `Catalog of ${total} (${DISTINCT} distinct images, the rest row copies; seeded in ${Math.round(seedMs)} ms); \`sightline serve\` + headless Chromium ${browser.version()}, 1280×800, ${FIRST_SCREEN} thumbnails on the first screen.`,
         `Fling: ${fling.scrolledRows.toLocaleString('en-US')} rows in ${fling.frames} animation frames (${Math.round(fling.ms)} ms), a screenful per frame; steady: ${steady.scrolledRows.toLocaleString('en-US')} rows in ${steady.frames} frames (${Math.round(steady.ms)} ms). The list keeps ${rendered} recycled row elements and pages data in 100 rows at a time; thumbnails wait while the list moves more than half a screen per frame.`,
         `Floor fling (a bare windowed list: no framework, no images): ${floorScroll.frames} frames, p95 gap ${round(floorScroll.p95Gap)} ms, ${floorScroll.longTasks.length} long tasks; a long task there is the shared machine's (2 cores), not the dashboard's.`,
+        'The server starts making the thumbnails of a timeline\'s first page (offset 0) as it answers it; the cold floor asks for a page at offset 50,000, so it gets no such head start.',
         'A `longtask` entry is reported only for tasks over 50 ms, so 0 means none crossed the target; the frame-gap and LoAF rows show the remaining cost per frame (rendering included).',
       ],
     };

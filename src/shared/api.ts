@@ -47,6 +47,12 @@ export interface FrameSummary extends FrameDescriptor {
    * stays the monitor.
    */
   activity?: ScreenActivity;
+  /**
+   * The text index's key of the screen this frame shows, once its text is read: consecutive
+   * frames of one target with the same key show the same screen up to noise (a caret, a clock),
+   * and the timeline folds them into one row.
+   */
+  screen?: string;
 }
 
 export interface FramesQuery {
@@ -59,6 +65,31 @@ export interface FramesQuery {
   to?: string;
   limit?: number;
   offset?: number;
+}
+
+/** Where moments fall in the timeline (the time strip): for each `at`, how many frames are at or after it. */
+export interface TimelinePositionsQuery {
+  source?: SourceName;
+  target?: string;
+  /** Pinned frames only (the timeline's Pinned filter). */
+  pinned?: boolean;
+  /** ISO-8601: the anchor the timeline pages from (frames captured strictly before it). */
+  before?: string;
+  /** Moments, epoch ms, comma-separated (at most 400). */
+  at?: string;
+}
+
+export interface TimelinePositions {
+  /** Frames before the anchor in all. */
+  total: number;
+  /** The newest and oldest of them (absent when there are none). */
+  newest?: string;
+  oldest?: string;
+  /**
+   * For each moment of `at`, in order: how many of those frames were captured at or after it,
+   * which is also the row (0 = newest) of the newest frame captured before it.
+   */
+  since: number[];
 }
 
 export interface FramesPage {
@@ -303,6 +334,8 @@ export interface ApiContract {
   status: Route<'GET', '/status', NoInput, NoInput, undefined, StatusInfo>;
   sources: Route<'GET', '/sources', NoInput, NoInput, undefined, { sources: SourceInfo[] }>;
   frames: Route<'GET', '/frames', NoInput, FramesQuery, undefined, FramesPage>;
+  /** The time strip: how the timeline's frames spread over days and hours, and where each starts. */
+  timelinePositions: Route<'GET', '/timeline/positions', NoInput, TimelinePositionsQuery, undefined, TimelinePositions>;
   frame: Route<'GET', '/frames/:ref', FrameParams, NoInput, undefined, FrameSummary>;
   crop: Route<'POST', '/frames/:ref/crop', FrameParams, NoInput, CropRequest, { frame: FrameSummary }>;
   pin: Route<'POST', '/frames/:ref/pin', FrameParams, NoInput, { pinned: boolean; annotation?: string | null }, { frame: FrameSummary }>;
@@ -330,6 +363,7 @@ export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method
   status: { method: 'GET', path: '/status' },
   sources: { method: 'GET', path: '/sources' },
   frames: { method: 'GET', path: '/frames' },
+  timelinePositions: { method: 'GET', path: '/timeline/positions' },
   frame: { method: 'GET', path: '/frames/:ref' },
   crop: { method: 'POST', path: '/frames/:ref/crop' },
   pin: { method: 'POST', path: '/frames/:ref/pin' },

@@ -4,7 +4,7 @@
  * which is all the dashboard imports (so zod stays out of its bundle).
  */
 import { z } from 'zod';
-import { RUN_ID, type ActivityQuery, type CropRequest, type FramesQuery, type SearchQuery } from './api.ts';
+import { RUN_ID, type ActivityQuery, type CropRequest, type FramesQuery, type SearchQuery, type TimelinePositionsQuery } from './api.ts';
 
 const sourceName = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a source name such as "browser"');
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -22,6 +22,21 @@ export const framesQuery = z.strictObject({
   to: isoTime.optional(),
   limit: int(1, 500).default(100),
   offset: int(0, 10_000_000).default(0),
+});
+
+/** Most moments one positions request takes: a year of days and a day of hours. */
+export const MAX_POSITIONS = 400;
+
+export const timelinePositionsQuery = z.strictObject({
+  source: sourceName.optional(),
+  target: z.string().min(1).max(512).optional(),
+  pinned: bool.optional(),
+  before: isoTime.optional(),
+  at: z
+    .string()
+    .regex(/^\d{1,15}(,\d{1,15})*$/, 'epoch milliseconds, comma-separated, such as "1764201600000,1764288000000"')
+    .refine((s) => s.split(',').length <= MAX_POSITIONS, `at most ${MAX_POSITIONS} moments`)
+    .optional(),
 });
 
 export const activityQuery = z.strictObject({
@@ -82,7 +97,14 @@ export const sourceActionParams = z.strictObject({ name: sourceName, action: z.s
 
 // What the schemas produce is what the contract's types promise (a compile-time check).
 type Parses<S extends z.ZodType, T> = z.output<S> extends T ? true : never;
-export const schemasMatchContract: [Parses<typeof framesQuery, FramesQuery>, Parses<typeof activityQuery, ActivityQuery>, Parses<typeof cropBody, CropRequest>, Parses<typeof searchQuery, SearchQuery>] = [
+export const schemasMatchContract: [
+  Parses<typeof framesQuery, FramesQuery>,
+  Parses<typeof activityQuery, ActivityQuery>,
+  Parses<typeof cropBody, CropRequest>,
+  Parses<typeof searchQuery, SearchQuery>,
+  Parses<typeof timelinePositionsQuery, TimelinePositionsQuery>,
+] = [
+  true,
   true,
   true,
   true,

@@ -212,6 +212,11 @@ export interface HistoryService {
    * archive's screenshots (as far as `source`/`target` include them), merged by time.
    */
   timelinePage(q: { source?: SourceName; target?: string; before?: Date; offset: number; limit: number }, signal: AbortSignal): Promise<{ frames: FrameRecord[]; total: number }>;
+  /** Where moments fall in that timeline: for each, how many of its frames are at or after it. */
+  timelinePositions(
+    q: { source?: SourceName; target?: string; pinned?: boolean; before?: Date; at: readonly number[] },
+    signal: AbortSignal,
+  ): Promise<{ total: number; newestMs?: number; oldestMs?: number; since: number[] }>;
   /** Frames as the dashboard lists them: an archive frame carries the activity at its moment. */
   summarize(frames: readonly FrameRecord[], signal?: AbortSignal): Promise<FrameSummary[]>;
 }

@@ -31,6 +31,8 @@ import {
   type StatusInfo,
   type TargetsResult,
   type TextIndexStatus,
+  type TimelinePositions,
+  type TimelinePositionsQuery,
 } from '../../shared/api.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { SourceName } from '../../shared/frame.ts';
@@ -116,6 +118,7 @@ export const api = {
   status: (): Promise<StatusInfo> => call('status'),
   sources: (): Promise<{ sources: SourceInfo[] }> => call('sources'),
   frames: (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => call('frames', { query: q, signal }),
+  timelinePositions: (q: TimelinePositionsQuery, signal?: AbortSignal): Promise<TimelinePositions> => call('timelinePositions', { query: q, signal }),
   frame: (ref: string): Promise<FrameSummary> => call('frame', { params: { ref } }),
   crop: (ref: string, crop: CropRequest): Promise<{ frame: FrameSummary }> => call('crop', { params: { ref }, body: crop }),
   pin: (ref: string, pinned: boolean, annotation?: string): Promise<{ frame: FrameSummary }> => call('pin', { params: { ref }, body: annotation ? { pinned, annotation } : { pinned } }),

@@ -9,7 +9,7 @@
  * list was opened), so offsets stay stable while agents keep capturing. Frames newer
  * than the anchor arrive through server events and sit in `live`, ahead of the pages.
  */
-import { SvelteMap } from 'svelte/reactivity';
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { FrameSummary, FramesPage, FramesQuery } from '../../shared/api.ts';
 import type { SourceName } from '../../shared/frame.ts';
 
@@ -17,6 +17,50 @@ export interface FrameFilter {
   source?: SourceName | undefined;
   target?: string | undefined;
   pinned?: boolean | undefined;
+}
+
+/**
+ * One row of the list as drawn: a frame, or a run of near-identical frames folded into its
+ * newest one ("11:23–11:27 · 13 similar"), or a frame of a run that was opened.
+ */
+export interface ListRow {
+  /** The frame the row shows (a folded run's newest); undefined while its page loads. */
+  frame: FrameSummary | undefined;
+  /** Its index in the unfolded list (0 = newest). */
+  index: number;
+  /** On the run's first row: how many frames it holds, its oldest, and whether it is open. */
+  run?: { count: number; oldest: FrameSummary; open: boolean };
+  /** A frame inside an opened run, after its first. */
+  inRun?: boolean;
+}
+
+/** Runs shorter than this stay as they are: folding two rows into one saves little and hides one. */
+export const MIN_FOLD = 3;
+
+/** Consecutive frames within one page: a run of near-identical ones (fold) or a single frame. */
+interface Segment {
+  start: number;
+  len: number;
+  fold: boolean;
+}
+
+/**
+ * A page's frames in runs: a run goes on while the next frame has the same target and the same
+ * screen key (the text index's: they show the same screen up to noise). A frame with no key yet
+ * stands alone. Runs do not cross pages (a long run at a page's edge shows as two rows).
+ */
+export function pageSegments(frames: readonly FrameSummary[]): Segment[] {
+  const out: Segment[] = [];
+  let i = 0;
+  while (i < frames.length) {
+    const f = frames[i] as FrameSummary;
+    let j = i + 1;
+    if (f.screen !== undefined) while (j < frames.length && frames[j]!.screen === f.screen && frames[j]!.target === f.target) j++;
+    const len = j - i;
+    out.push({ start: i, len, fold: len >= MIN_FOLD });
+    i = j;
+  }
+  return out;
 }
 
 export type PageFetcher = (query: FramesQuery, signal: AbortSignal) => Promise<FramesPage>;
@@ -30,6 +74,24 @@ export interface PagerOptions {
    * earlier filter (or since gone).
    */
   seenTargets?: Set<string>;
+}
+
+/** The first page of the unfiltered timeline, asked for before the page is drawn (main.ts). */
+let early: { anchorMs: number; pageSize: number; page: Promise<FramesPage> } | undefined;
+
+/**
+ * Ask for the first page now, anchored now: the timeline's pager takes it when it is made with
+ * no filter, which saves the time the page takes to mount (the request goes out first, not
+ * after every component has been set up).
+ */
+export function prefetchFirstPage(fetchPage: PageFetcher, pageSize = 100): void {
+  const anchorMs = Date.now();
+  // Formatted once, never mutated: not state.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  const before = new Date(anchorMs).toISOString();
+  const page = fetchPage({ before, offset: 0, limit: pageSize }, new AbortController().signal);
+  page.catch(() => {});
+  early = { anchorMs, pageSize, page };
 }
 
 export function matchesFilter(frame: FrameSummary, filter: FrameFilter): boolean {
@@ -61,6 +123,8 @@ export class FramePager {
   /** Frames before the anchor, as the server counted them (null until the first page). */
   #serverTotal = $state<number | null>(null);
   #disposed = false;
+  /** The prefetched first page this pager took (used by its first load of page 0). */
+  #early: Promise<FramesPage> | undefined;
 
   /** Whether the first page has answered (until then `count` is only the live frames). */
   readonly loaded = $derived(this.#serverTotal !== null);
@@ -68,6 +132,131 @@ export class FramePager {
   readonly count = $derived(this.#live.length + (this.#serverTotal ?? 0));
   /** Why the last page failed to load; cleared when a page loads (the list keeps what it has). */
   error = $state<unknown>(null);
+
+  /** Runs the person opened, by their newest frame's ref. */
+  readonly #open = new SvelteSet<string>();
+  // Segments per page array (pages are replaced, never mutated): computed once per page.
+  readonly #segs = new WeakMap<readonly FrameSummary[], Segment[]>();
+
+  #segments(frames: readonly FrameSummary[]): Segment[] {
+    let s = this.#segs.get(frames);
+    if (!s) this.#segs.set(frames, (s = pageSegments(frames)));
+    return s;
+  }
+
+  #segRows(frames: readonly FrameSummary[], seg: Segment): number {
+    return seg.fold && !this.#open.has(frames[seg.start]!.ref) ? 1 : seg.len;
+  }
+
+  /**
+   * Where the list as drawn differs from the list of frames: the loaded pages that hold runs
+   * (folded or open), in page order, each with the rows before it (`before`, of the anchored pages) and the
+   * frames folded away up to and including it (`saved`). Pages not loaded, and pages with nothing
+   * to fold, count a row a frame, so only the pages with runs are visited (never all 1,000 pages of
+   * 100,000 frames, and the first page costs no more than before).
+   */
+  readonly #layout = $derived.by(() => {
+    const total = this.#serverTotal ?? 0;
+    const folding: { page: number; rows: number; before: number; saved: number }[] = [];
+    let saved = 0;
+    for (const p of [...this.#pages.keys()].sort((a, b) => a - b)) {
+      const frames = this.#pages.get(p) as readonly FrameSummary[];
+      const segs = this.#segments(frames);
+      // A page with runs, open or folded: its rows say so (an open run's first row folds it).
+      if (!segs.some((seg) => seg.fold)) continue;
+      let rows = 0;
+      for (const seg of segs) rows += this.#segRows(frames, seg);
+      const before = p * this.pageSize - saved;
+      saved += frames.length - rows;
+      folding.push({ page: p, rows, before, saved });
+    }
+    return { folding, rows: Math.max(0, total - saved) };
+  });
+
+  /** Rows in the list as drawn: live frames, then the anchored pages with their runs folded. */
+  readonly rowCount = $derived(this.#live.length + this.#layout.rows);
+
+  /** Row `r` of the list as drawn. */
+  rowAt(r: number): ListRow | undefined {
+    if (r < 0 || r >= this.rowCount) return undefined;
+    const live = this.#live;
+    if (r < live.length) return { frame: live[r], index: r };
+    const k = r - live.length;
+    const { folding } = this.#layout;
+    // The last folding page that starts at or before row k.
+    let lo = 0;
+    let hi = folding.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((folding[mid] as { before: number }).before <= k) lo = mid + 1;
+      else hi = mid;
+    }
+    const f = folding[lo - 1];
+    if (f && k < f.before + f.rows) return this.#rowInPage(f.page, k - f.before, live.length);
+    const j = k + (f?.saved ?? 0);
+    const p = Math.floor(j / this.pageSize);
+    return { frame: this.#pages.get(p)?.[j % this.pageSize], index: live.length + j };
+  }
+
+  /** Row `within` of loaded page `p`, its runs folded. */
+  #rowInPage(p: number, within: number, live: number): ListRow | undefined {
+    const frames = this.#pages.get(p) as readonly FrameSummary[];
+    const base = live + p * this.pageSize;
+    for (const seg of this.#segments(frames)) {
+      const n = this.#segRows(frames, seg);
+      if (within < n) {
+        const i = seg.start + within;
+        const row: ListRow = { frame: frames[i], index: base + i };
+        if (seg.fold && within === 0) row.run = { count: seg.len, oldest: frames[seg.start + seg.len - 1] as FrameSummary, open: n > 1 };
+        if (seg.fold && within > 0) row.inRun = true;
+        return row;
+      }
+      within -= n;
+    }
+    return undefined;
+  }
+
+  /** The row that shows frame `index` (a folded run's row for any of its frames). */
+  rowOf(index: number): number {
+    const live = this.#live.length;
+    if (index < live) return Math.max(0, index);
+    const j = index - live;
+    const p = Math.floor(j / this.pageSize);
+    const { folding } = this.#layout;
+    let lo = 0;
+    let hi = folding.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((folding[mid] as { page: number }).page <= p) lo = mid + 1;
+      else hi = mid;
+    }
+    const f = folding[lo - 1];
+    if (f?.page !== p) return Math.min(this.rowCount - 1, live + j - (f?.saved ?? 0));
+    const frames = this.#pages.get(p) as readonly FrameSummary[];
+    const k = j - p * this.pageSize;
+    let row = live + f.before;
+    for (const seg of this.#segments(frames)) {
+      const n = this.#segRows(frames, seg);
+      if (k < seg.start + seg.len) return row + (n === 1 ? 0 : k - seg.start);
+      row += n;
+    }
+    return row;
+  }
+
+  /** Open a folded run, or fold an open one (by its newest frame's ref). */
+  toggleRun(ref: string): void {
+    if (this.#open.has(ref)) this.#open.delete(ref);
+    else this.#open.add(ref);
+  }
+
+  /** Make sure rows [from, to) of the list as drawn are loaded. */
+  ensureRows(from: number, to: number): void {
+    if (to <= from) return this.ensure(0, 0);
+    const first = this.rowAt(from)?.index ?? from;
+    const lastRow = this.rowAt(to - 1);
+    const last = lastRow ? lastRow.index + (lastRow.run && !lastRow.run.open ? lastRow.run.count : 1) : to;
+    this.ensure(first, last);
+  }
 
   /** Called whenever what `at()` or `count` returns may have changed (for callers outside Svelte). */
   onChange: () => void = () => {};
@@ -79,10 +268,23 @@ export class FramePager {
     this.filter = { ...filter };
     this.pageSize = options.pageSize ?? 100;
     this.#seenTargets = options.seenTargets;
-    this.#anchorMs = options.anchor?.getTime() ?? Date.now();
+    const unfiltered = !filter.source && !filter.target && !filter.pinned;
+    if (early && !options.anchor && unfiltered && early.pageSize === this.pageSize) {
+      this.#anchorMs = early.anchorMs;
+      this.#early = early.page;
+    } else {
+      this.#anchorMs = options.anchor?.getTime() ?? Date.now();
+    }
+    // One pager only: a later one (a reload, a filter) anchors at its own moment.
+    early = undefined;
     // Formatted once and never mutated: not state.
     // eslint-disable-next-line svelte/prefer-svelte-reactivity
     this.anchor = new Date(this.#anchorMs).toISOString();
+  }
+
+  /** Frames that arrived live since the anchor: they sit ahead of the anchored rows. */
+  get liveCount(): number {
+    return this.#live.length;
   }
 
   at(index: number): FrameSummary | undefined {
@@ -147,7 +349,9 @@ export class FramePager {
     if (this.filter.target) query.target = this.filter.target;
     if (this.filter.pinned) query.pinned = true;
     try {
-      const result = await this.#fetchPage(query, ctrl.signal);
+      const prefetched = page === 0 ? this.#early : undefined;
+      this.#early = undefined;
+      const result = await (prefetched ?? this.#fetchPage(query, ctrl.signal));
       if (this.#disposed || ctrl.signal.aborted) return;
       this.#pages.set(page, result.frames);
       this.#serverTotal = result.total;

@@ -157,6 +157,19 @@ export class FrameStore {
     return (this.#c.query(`SELECT count(*) AS n FROM frames ${where}`).get(params) as { n: number }).n;
   }
 
+  /**
+   * Start making the thumbnails of `refs` that have none yet, without waiting (a list's first
+   * screen: the browser asks for them only after the page has arrived and been drawn, and by then
+   * they are under way). Failures are left for the request that asks, which reports them.
+   */
+  prepareThumbnails(refs: readonly string[]): void {
+    for (const ref of refs) {
+      const row = this.#c.stmt.get.get(ref);
+      if (!row || row.thumb || (row.external && (JSON.parse(row.files) as FileSet).thumbnail)) continue;
+      void this.#readThumbnail(row).catch(() => {});
+    }
+  }
+
   /** Absolute path of a frame's file, if it has one (a thumbnail only once generated or archived). */
   filePath(rec: FrameRecord, variant: FrameVariant): string | undefined {
     const row = this.#c.stmt.get.get(rec.ref);

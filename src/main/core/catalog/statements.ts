@@ -72,8 +72,16 @@ export function prepareStatements(db: Database.Database) {
     // The newest labelled frame of a target (frames_target_time walks it newest first).
     targetLabel: db.prepare<[string], { label: string }>('SELECT label FROM frames WHERE target = ? AND label IS NOT NULL ORDER BY captured_at DESC LIMIT 1'),
     // Every target's newest name: its frames' labels, and what the activity log kept for it.
+    // Targets are walked one distinct value at a time and each newest label is one seek (both on
+    // frames_own_target_label): a GROUP BY would read every labelled row, 150 ms at 100,000 frames.
     frameTargetNames: db.prepare<[], { target: string; label: string }>(
-      'SELECT target, label, max(captured_at) FROM frames WHERE label IS NOT NULL AND external = 0 GROUP BY target',
+      `WITH RECURSIVE t(target) AS (
+         SELECT min(target) FROM frames WHERE label IS NOT NULL AND external = 0
+         UNION ALL
+         SELECT (SELECT min(target) FROM frames WHERE label IS NOT NULL AND external = 0 AND target > t.target) FROM t WHERE t.target IS NOT NULL
+       )
+       SELECT t.target, (SELECT label FROM frames WHERE target = t.target AND label IS NOT NULL AND external = 0 ORDER BY captured_at DESC LIMIT 1) AS label
+       FROM t WHERE t.target IS NOT NULL`,
     ),
     activityTargetNames: db.prepare<[], { target: string; label: string }>(
       'SELECT target, target_label AS label, max(id) FROM activity WHERE target_label IS NOT NULL AND target IS NOT NULL GROUP BY target',

@@ -15,7 +15,10 @@ import type { SourceRegistry } from '../sources/registry.ts';
 import type { ArchiveExtent, HistoryPort, ProgressReport, ScreenshotQuery } from '../sources/source.ts';
 import { spreadEvenly } from '../util/sampling.ts';
 import { displayLocalTime } from '../util/time.ts';
-import { summarize, timelinePage, type TimelinePage, type TimelineQuery } from './timeline.ts';
+import { summarize, timelinePage, timelinePositions, type Positions, type PositionsQuery, type TimelinePage, type TimelineQuery } from './timeline.ts';
+
+/** Rows of a tall window's first screen (72 px rows): their thumbnails are made ahead. */
+const FIRST_SCREEN_THUMBS = 16;
 
 export interface HistoryDeps {
   catalog: Catalog;
@@ -103,6 +106,19 @@ export class History implements HistoryService {
    * filter includes (each brought up to date first), merged by time.
    */
   async timelinePage(q: TimelineQuery, signal: AbortSignal): Promise<TimelinePage> {
+    const page = timelinePage(this.#d.catalog, await this.#timelineArchives(q, signal), q);
+    // The first page is the first screen: its thumbnails are made while it travels and is drawn.
+    if (q.offset === 0) this.#d.catalog.frames.prepareThumbnails(page.frames.slice(0, FIRST_SCREEN_THUMBS).map((f) => f.ref));
+    return page;
+  }
+
+  /** Where moments fall in that timeline (the dashboard's time strip). */
+  async timelinePositions(q: PositionsQuery, signal: AbortSignal): Promise<Positions> {
+    return timelinePositions(this.#d.catalog, await this.#timelineArchives(q, signal), q);
+  }
+
+  /** The enabled archives a timeline filter includes, each brought up to date first. */
+  async #timelineArchives(q: { source?: SourceName | undefined; target?: string | undefined }, signal: AbortSignal): Promise<HistoryPort[]> {
     const archives: HistoryPort[] = [];
     for (const name of this.#d.sources.names('archive')) {
       if ((q.source && q.source !== name) || (q.target && !q.target.startsWith(`${name}:`))) continue;
@@ -116,7 +132,7 @@ export class History implements HistoryService {
         if (q.source === name || signal.aborted) throw e;
       }
     }
-    return timelinePage(this.#d.catalog, archives, q);
+    return archives;
   }
 
   /** Frames as the dashboard shows them: archive frames titled with the activity at their moment. */

@@ -13,7 +13,7 @@ import type { ScreenActivity, SourceName } from '../../../shared/frame.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { FrameQuery, FrameRecord } from '../catalog/types.ts';
 import type { ArchiveList, HistoryPort } from '../sources/source.ts';
-import { mergeAll, type PagedList } from '../util/mergedPages.ts';
+import { memoTimes, mergeAll, type PagedList } from '../util/mergedPages.ts';
 import { frameSummary } from './descriptors.ts';
 
 export interface TimelineQuery {
@@ -63,6 +63,92 @@ export function timelinePage(catalog: Catalog, archives: readonly HistoryPort[],
   return { frames: merged.page(q.offset, q.limit), total: merged.total };
 }
 
+export interface PositionsQuery {
+  source?: SourceName;
+  target?: string;
+  /** Pinned frames only: the catalog's list, as the frames route answers it (no archive merge). */
+  pinned?: boolean;
+  before?: Date;
+  /** Moments, epoch ms. */
+  at: readonly number[];
+}
+
+export interface Positions {
+  total: number;
+  newestMs?: number;
+  oldestMs?: number;
+  /** For each moment: items captured at or after it. */
+  since: number[];
+}
+
+/** Items of a newest-first list captured at or after `t` (a binary search on capture times). */
+export function countSince<T>(list: PagedList<T>, t: number): number {
+  let lo = 0;
+  let hi = list.total;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list.timeAt(mid) >= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Frames of `filter` captured at or after each moment (before the anchor). Each count is of the
+ * stretch between one moment and the next newer one, summed from the newest down: one walk of
+ * the time index over the whole range, however many moments (not one walk per moment).
+ */
+function countsSince(catalog: Catalog, filter: FrameQuery, at: readonly number[]): number[] {
+  const anchor = filter.to ? filter.to.getTime() : Number.POSITIVE_INFINITY;
+  const order = at.map((t, k) => [t, k] as const).sort((a, b) => b[0] - a[0]);
+  const out = new Array<number>(at.length).fill(0);
+  let n = 0;
+  let upper = anchor;
+  for (const [t, k] of order) {
+    if (t < upper) {
+      n += catalog.frames.count({ ...filter, from: new Date(t), to: Number.isFinite(upper) ? new Date(upper) : undefined });
+      upper = t;
+    }
+    out[k] = n;
+  }
+  return out;
+}
+
+/** The newest and oldest capture time of `filter`'s frames (two index seeks). */
+function ends(catalog: Catalog, filter: FrameQuery): { newestMs: number; oldestMs: number } | undefined {
+  const [newest] = catalog.frames.list({ ...filter, limit: 1, order: 'desc' });
+  const [oldest] = catalog.frames.list({ ...filter, limit: 1, order: 'asc' });
+  return newest && oldest ? { newestMs: timeOf(newest), oldestMs: timeOf(oldest) } : undefined;
+}
+
+/**
+ * Where moments fall in the merged timeline: the count of items at or after a moment is the sum
+ * of each list's (the merge keeps time order), so no merged page is ever read. Own frames are
+ * counted by the database, archives by a binary search on their own index.
+ */
+export function timelinePositions(catalog: Catalog, archives: readonly HistoryPort[], q: PositionsQuery): Positions {
+  // Pinned frames are the catalog's list alone, as the frames route answers them.
+  const filter: FrameQuery = q.pinned ? { source: q.source, target: q.target, to: q.before, pinned: true } : { source: q.source, target: q.target, to: q.before, external: false };
+  const lists = q.pinned ? [] : archives.map((h) => memoTimes(archiveFrames(catalog, h.timeline({ before: q.before, target: q.target }))));
+  const own = countsSince(catalog, filter, q.at);
+  const since = own.map((n, k) => n + lists.reduce((m, l) => m + countSince(l, q.at[k] as number), 0));
+  const total = catalog.frames.count(filter) + lists.reduce((n, l) => n + l.total, 0);
+  const newest: number[] = [];
+  const oldest: number[] = [];
+  const e = ends(catalog, filter);
+  if (e) {
+    newest.push(e.newestMs);
+    oldest.push(e.oldestMs);
+  }
+  for (const l of lists) {
+    if (l.total === 0) continue;
+    newest.push(l.timeAt(0));
+    oldest.push(l.timeAt(l.total - 1));
+  }
+  if (newest.length === 0) return { total, since };
+  return { total, newestMs: Math.max(...newest), oldestMs: Math.min(...oldest), since };
+}
+
 /** The instant an archive frame shows: its own, or for a crop of one, its archive ancestor's. */
 export function shownAt(catalog: Catalog, f: FrameRecord): number | undefined {
   let cur: FrameRecord | undefined = f;
@@ -83,7 +169,12 @@ export async function summarize(
   archiveOf: (source: SourceName) => Promise<HistoryPort | undefined>,
   signal?: AbortSignal,
 ): Promise<FrameSummary[]> {
-  const out = frames.map((f) => frameSummary(f));
+  const screens = catalog.text.screens(frames.map((f) => f.ref));
+  const out = frames.map((f) => {
+    const s = frameSummary(f);
+    const screen = screens.get(f.ref);
+    return screen === undefined ? s : { ...s, screen };
+  });
   const bySource = new Map<SourceName, number[]>();
   for (const [i, f] of frames.entries()) {
     if (!f.external && !f.parentRef) continue;

@@ -41,6 +41,7 @@ type Schemas = { [K in ApiRouteName]?: { params?: z.ZodType; query?: z.ZodType; 
 
 const SCHEMAS: Schemas = {
   frames: { query: S.framesQuery },
+  timelinePositions: { query: S.timelinePositionsQuery },
   frame: { params: S.frameParams },
   crop: { params: S.frameParams, body: S.cropBody },
   pin: { params: S.frameParams, body: S.pinBody },
@@ -70,6 +71,17 @@ function handlers(s: ApiServices): Handlers {
       }
       const filter = { source: query.source, target: query.target, pinned: query.pinned, from, to };
       return { frames: await s.history.summarize(s.frames.list({ ...filter, limit, offset, order: 'desc' }), signal), total: s.frames.count(filter) };
+    },
+    timelinePositions: async ({ query, signal }) => {
+      const before = query.before ? parseTimeInput(query.before, 'before') : undefined;
+      const at = query.at ? query.at.split(',').map(Number) : [];
+      const p = await s.history.timelinePositions({ source: query.source, target: query.target, pinned: query.pinned, before, at }, signal);
+      return {
+        total: p.total,
+        ...(p.newestMs !== undefined ? { newest: new Date(p.newestMs).toISOString() } : {}),
+        ...(p.oldestMs !== undefined ? { oldest: new Date(p.oldestMs).toISOString() } : {}),
+        since: p.since,
+      };
     },
     frame: async ({ params, signal }) => one(s, s.frames.get(params.ref), signal),
     crop: async ({ params, body, signal }) => ({ frame: await one(s, (await s.frames.crop({ ref: s.frames.get(params.ref).ref, ...body })).frame, signal) }),

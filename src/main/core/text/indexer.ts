@@ -285,6 +285,10 @@ export class TextIndexer {
         signal,
       );
       before = Date.parse((page[page.length - 1] as FrameRecord).capturedAt);
+      // Pages whose frames are all skipped (no label, an excluded app) finish without waiting on
+      // anything: yield between pages, or 100,000 of them hold the event loop (and every API
+      // request behind it) for seconds.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

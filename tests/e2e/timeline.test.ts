@@ -1,0 +1,177 @@
+/**
+ * The timeline as a person moves through it, end to end: the real `sightline serve` over a seeded
+ * catalog and the built dashboard in headless Chromium. The time strip shows which days and hours
+ * have frames and jumps there (mouse and keyboard); a run of near-identical frames (one screen
+ * key in the text index) is one row, "11:23–11:27 · 13 similar", that opens and folds.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TimelinePositions } from '../../src/shared/api.ts';
+import { Catalog } from '../../src/main/core/catalog/catalog.ts';
+import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
+import { serve, type Served } from '../support/cli.ts';
+import { ALL_SOURCES_OFF, launchBrowser, openDashboard, screenshot, seedFrames, writeSettings, type SeedFrame } from './support.ts';
+
+const TAB = 'browser:8F3A1C0D';
+const NOTES = 'desktop:window:0x5a00001';
+const RUN = 13;
+const TOTAL = 20 + 3 + 30 + 1 + RUN + 1;
+/** Rows with the run folded. */
+const ROWS = TOTAL - RUN + 1;
+
+/** Local time on the day `daysAgo` days before today (the strip is drawn in local days and hours). */
+function localAt(daysAgo: number, hour: number, minute: number, second = 0): string {
+  const d = new Date();
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate() - daysAgo, hour, minute, second).toISOString();
+}
+
+describe('the timeline: time strip and folded runs (sightline serve + Chromium)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sightline-e2e-timeline-'));
+  let s: Served;
+  let browser: Browser;
+  let page: Page;
+  let run: FrameRecord[];
+  let yesterday: FrameRecord[];
+  let older: FrameRecord[];
+  let today: FrameRecord[];
+
+  /** The ref of the row at the top of the list's viewport. */
+  const topRef = (): Promise<string | null> =>
+    page.evaluate(`(() => {
+      const v = document.querySelector('[data-testid="timeline-viewport"]');
+      const i = Math.floor(v.scrollTop / 72);
+      return document.querySelector('[data-testid="frame-row"][data-index="' + i + '"]')?.dataset.ref ?? null;
+    })()`);
+
+  beforeAll(async () => {
+    writeSettings(dataDir, { ...ALL_SOURCES_OFF, ocr: { index: false } });
+    const specs: SeedFrame[] = [];
+    const notes = (capturedAt: string): SeedFrame => ({ source: 'desktop', target: NOTES, capturedAt, look: 'editor', width: 320, height: 200, label: { title: 'Plan — Notes' } });
+    // Three days ago: 20 frames, 09:00–09:38. Yesterday: three, 14:05–14:25.
+    for (let i = 0; i < 20; i++) specs.push(notes(localAt(3, 9, i * 2)));
+    for (let i = 0; i < 3; i++) specs.push({ source: 'desktop', target: NOTES, capturedAt: localAt(1, 14, 5 + i * 10), look: 'terminal', width: 320, height: 200, label: { title: 'Build — Terminal' } });
+    // Today, shortly after midnight (so it is today whenever the test runs): 31 frames of the
+    // notes, then 13 of a tab that did not change (20 s apart), then the notes again.
+    for (let i = 0; i < 30; i++) specs.push(notes(localAt(0, 0, 0, i * 20)));
+    specs.push(notes(localAt(0, 0, 10)));
+    for (let i = 0; i < RUN; i++) specs.push({ source: 'browser', target: TAB, capturedAt: localAt(0, 0, 11, i * 20), look: 'browser', width: 320, height: 200, label: { title: 'Forecast · Weather' } });
+    specs.push(notes(localAt(0, 0, 20)));
+    const frames = await seedFrames(dataDir, specs);
+    older = frames.slice(0, 20);
+    yesterday = frames.slice(20, 23);
+    today = frames.slice(23);
+    run = frames.filter((f) => f.target === TAB);
+    // The text index found the tab's frames to show one screen (the first one's).
+    const catalog = Catalog.open(dataDir);
+    try {
+      for (const f of run) catalog.text.put({ ref: f.ref, text: 'Forecast sunny', boxes: [], label: f.label ?? {}, status: 'read', screen: run[0]!.ref, reuse: f === run[0] ? 'read' : 'same' });
+    } finally {
+      catalog.close();
+    }
+    s = await serve(dataDir);
+    browser = await launchBrowser();
+    page = await openDashboard(browser, s.dashboardUrl, { width: 1440, height: 900 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await s?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('counts frames per moment through the API (days of an anchored list)', async () => {
+    const at = [localAt(-1, 0, 0), localAt(0, 0, 0), localAt(1, 0, 0), localAt(2, 0, 0), localAt(3, 0, 0)].map((t) => Date.parse(t));
+    const r = await fetch(`${s.base}/api/timeline/positions?at=${at.join(',')}&before=${encodeURIComponent(new Date().toISOString())}`, { headers: { Authorization: `Bearer ${s.token}` } });
+    expect(r.status).toBe(200);
+    const p = (await r.json()) as TimelinePositions;
+    expect(p.total).toBe(TOTAL);
+    expect(p.newest).toBe(new Date(Date.parse(today[today.length - 1]!.capturedAt)).toISOString());
+    expect(p.oldest).toBe(new Date(Date.parse(older[0]!.capturedAt)).toISOString());
+    // Frames at or after each midnight: none after tonight's, 45 today, 48 from yesterday, 48, all.
+    expect(p.since).toEqual([0, 45, 48, 48, TOTAL]);
+    const bad = await fetch(`${s.base}/api/timeline/positions?at=soon`, { headers: { Authorization: `Bearer ${s.token}` } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('shows which days and hours have frames and jumps there, by mouse and by keyboard', async () => {
+    await page.goto(`${s.base}/#/timeline`);
+    const strip = page.getByTestId('time-strip');
+    await strip.waitFor();
+    // Days with frames only, newest first, each with its count.
+    const days = await page.locator('[data-testid="strip-day"] option').allInnerTexts();
+    expect(days).toHaveLength(3);
+    expect(days[0]).toMatch(/^Today · 45 frames$/);
+    expect(days[1]).toMatch(/^Yesterday · 3 frames$/);
+    expect(days[2]).toMatch(/· 20 frames$/);
+    // Today's hours: frames only at 00:00–01:00, and that hour is the one on screen.
+    const hour0 = page.locator('[data-testid="strip-hour"][data-hour="00"]');
+    await expect.poll(() => hour0.getAttribute('data-count')).toBe('45');
+    expect(await hour0.getAttribute('aria-current')).toBe('time');
+    expect(await page.locator('[data-testid="strip-hour"]:not([disabled])').count()).toBe(1);
+
+    // The keyboard: the older-day button jumps to yesterday's newest frame.
+    await page.getByTestId('strip-older').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(topRef).toBe(yesterday[yesterday.length - 1]!.ref);
+    await expect.poll(() => page.locator('[data-testid="strip-day"]').inputValue()).toBe(String(new Date(localAt(1, 0, 0)).getTime()));
+    const hour14 = page.locator('[data-testid="strip-hour"][data-hour="14"]');
+    await expect.poll(() => hour14.getAttribute('data-count')).toBe('3');
+    // One tab stop for the hours; arrows move between hours with frames, Enter jumps.
+    await page.getByTestId('strip-newer').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(`document.activeElement?.dataset.hour`)).toBe('14');
+
+    // A day picked from the list: three days ago, its newest frame (09:38) at the top.
+    await page.getByTestId('strip-day').selectOption(String(new Date(localAt(3, 0, 0)).getTime()));
+    await expect.poll(topRef).toBe(older[older.length - 1]!.ref);
+    const hour9 = page.locator('[data-testid="strip-hour"][data-hour="09"]');
+    await expect.poll(() => hour9.getAttribute('data-count')).toBe('20');
+    // And back to today by mouse: its only hour.
+    await page.getByTestId('strip-newer').click();
+    await page.getByTestId('strip-newer').click();
+    await expect.poll(topRef).toBe(today[today.length - 1]!.ref);
+    await screenshot(page, 'timeline-strip');
+  });
+
+  it('folds near-identical consecutive frames into one row that opens and folds again', async () => {
+    await page.goto(`${s.base}/#/timeline`);
+    const label = page.getByTestId('run-label').filter({ hasText: 'similar' });
+    await expect.poll(() => label.count()).toBe(1);
+    const first = new Date(run[0]!.capturedAt);
+    const last = new Date(run[RUN - 1]!.capturedAt);
+    const hm = (d: Date): string => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+    expect(await label.innerText()).toBe(`${hm(first)}–${hm(last)} · ${RUN} similar`);
+    expect(await page.getByTestId('frame-count').innerText()).toBe(`${TOTAL} frames`);
+    // The list has a row less for each frame folded away (the listbox says how many rows in all).
+    const rowCount = (): Promise<string | null> => page.locator('[data-testid="frame-row"]').first().getAttribute('aria-setsize');
+    await expect.poll(rowCount).toBe(String(ROWS));
+    // The run's row is the second (the notes at 00:20 come first) and shows its newest frame.
+    const runRow = page.locator('[data-testid="frame-row"]', { has: label });
+    expect(await runRow.getAttribute('data-ref')).toBe(run[RUN - 1]!.ref);
+    expect(await runRow.getAttribute('data-index')).toBe('1');
+    for (const f of run.slice(0, -1)) expect(await page.locator(`[data-testid="frame-row"][data-ref="${f.ref}"]`).count()).toBe(0);
+
+    // Opened by mouse: every frame of the run is a row of its own.
+    await runRow.getByTestId('run-toggle').click();
+    await expect.poll(rowCount).toBe(String(TOTAL));
+    for (const f of run) expect(await page.locator(`[data-testid="frame-row"][data-ref="${f.ref}"]`).count()).toBe(1);
+    expect(await runRow.getByTestId('run-toggle').getAttribute('aria-expanded')).toBe('true');
+    await screenshot(page, 'timeline-run-open');
+
+    // Folded by keyboard from inside the run: select a frame of it, arrow left.
+    await page.locator(`[data-testid="frame-row"][data-ref="${run[5]!.ref}"]`).click();
+    await page.getByTestId('timeline-viewport').focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(rowCount).toBe(String(ROWS));
+    // And opened again with arrow right on the run's row, then folded.
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(rowCount).toBe(String(TOTAL));
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(rowCount).toBe(String(ROWS));
+    await screenshot(page, 'timeline-runs');
+  });
+});
