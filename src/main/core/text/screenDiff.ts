@@ -231,7 +231,10 @@ function profile(t: Thumb): Float64Array {
   const out = new Float64Array(t.height * PROFILE_BINS);
   const strips = t.strips as Uint8Array;
   for (let y = 0; y < t.height; y++) {
-    for (let c = 0; c < t.cols; c++) out[y * PROFILE_BINS + Math.floor((c * PROFILE_BINS) / t.cols)] += strips[y * t.cols + c] as number;
+    for (let c = 0; c < t.cols; c++) {
+      const k = y * PROFILE_BINS + Math.floor((c * PROFILE_BINS) / t.cols);
+      out[k] = (out[k] as number) + (strips[y * t.cols + c] as number);
+    }
   }
   return out;
 }
@@ -267,29 +270,29 @@ function profileShifts(a: Thumb, b: Thumb, from: number, range: number, k: numbe
 
 /**
  * The offset (image px) that best lines the new rows from cell row `from` down up with old ones.
- * Candidates come from the cells (offsets of whole cells) and from the rows' mean grey (to the
- * pixel: a scroll by a line of 38 px is 9.5 cells, which no whole-cell offset lines up); each is
- * tried to the pixel on the rows' strips. 0 when none is better than none.
+ * Candidates come from the rows' binned grey (to the pixel: a scroll by a line of 38 px is 9.5
+ * cells, which no whole-cell offset lines up), each tried on the rows' strips around it; without
+ * strips, whole cells are tried. 0 when none is better than none.
  */
 function bestShift(a: Thumb, b: Thumb, from: number): number {
-  let coarse = 0;
-  let best = shiftCost(a.cells, b.cells, b.cols, b.rows, from, 0);
   const range = Math.floor((b.rows - from) / 2);
-  for (let dy = -range; dy <= range; dy++) {
-    if (dy === 0) continue;
-    const c = shiftCost(a.cells, b.cells, b.cols, b.rows, from, dy);
-    if (c < best) {
-      coarse = dy;
-      best = c;
+  if (!a.strips || !b.strips) {
+    let coarse = 0;
+    let best = shiftCost(a.cells, b.cells, b.cols, b.rows, from, 0);
+    for (let dy = -range; dy <= range; dy++) {
+      const c = dy === 0 ? best : shiftCost(a.cells, b.cells, b.cols, b.rows, from, dy);
+      if (c < best) {
+        coarse = dy;
+        best = c;
+      }
     }
+    return coarse * CELL;
   }
-  if (!a.strips || !b.strips) return coarse * CELL;
   const fromPx = from * CELL;
-  const candidates = new Set([coarse * CELL, ...profileShifts(a, b, fromPx, range * CELL, 3)]);
   let px = 0;
   let bestPx = shiftCost(a.strips, b.strips, b.cols, b.height, fromPx, 0, 2);
-  for (const c0 of candidates) {
-    for (let d = c0 - CELL; d <= c0 + CELL; d++) {
+  for (const c0 of profileShifts(a, b, fromPx, range * CELL, 3)) {
+    for (let d = c0 - 2; d <= c0 + 2; d++) {
       if (d === 0) continue;
       const c = shiftCost(a.strips, b.strips, b.cols, b.height, fromPx, d, 2);
       if (c < bestPx) {
