@@ -12,8 +12,9 @@
  * is compared first, on pixels alone, then everything any of them needs read (bands and whole
  * pages) is stacked into as few images as fit and read by one OCR call each: starting the engine
  * (~0.25 s of CPU for tesseract) costs more than reading a line, so a band read alone would cost
- * nearly half a page. Then each frame's text is put together in order. Batches are read one after
- * the other, so each frame compares with the one before it on its screen.
+ * nearly half a page. Each frame's text is put together, in order, as soon as the calls it waits
+ * for are back (the newest screenshot need not wait for the whole batch). Batches are read one
+ * after the other, so each frame compares with the one before it on its screen.
  */
 import sharp from 'sharp';
 import { SightlineError } from '../../../shared/errors.ts';
@@ -117,21 +118,27 @@ export class FrameReader {
    * alone (and so do the frames whose text would have been taken from it).
    */
   readMany(refs: readonly string[], signal: AbortSignal): Promise<FrameRead>[] {
-    const run = this.#chain.catch(() => undefined).then(() => this.#batch(refs, signal));
-    this.#chain = run;
-    return refs.map((_, i) => {
-      const p = run.then((out) => {
-        const o = out[i] as Outcome;
-        if (!o.ok) throw o.error;
-        return o.read;
-      });
+    const done = refs.map(() => {
+      let settle!: (o: Outcome) => void;
+      const p = new Promise<FrameRead>((resolve, reject) => (settle = (o) => (o.ok ? resolve(o.read) : reject(o.error))));
       // Failures are the caller's to see; none goes unhandled when the caller stops early.
       p.catch(() => undefined);
-      return p;
+      return { p, settle };
     });
+    const run = this.#chain
+      .catch(() => undefined)
+      .then(() => this.#batch(refs, signal, (i, o) => done[i]?.settle(o)))
+      .then(
+        // Settling twice does nothing: these only reach frames left unsettled.
+        (out) => out.forEach((o, i) => done[i]?.settle(o)),
+        (error: unknown) => done.forEach((d) => d.settle({ ok: false, error })),
+      );
+    this.#chain = run;
+    return done.map((d) => d.p);
   }
 
-  async #batch(refs: readonly string[], signal: AbortSignal): Promise<Outcome[]> {
+  /** Each frame's outcome goes to `settled` as soon as its text is put together (in order), and all of them are returned at the end. */
+  async #batch(refs: readonly string[], signal: AbortSignal, settled: (i: number, o: Outcome) => void): Promise<Outcome[]> {
     const out: Outcome[] = [];
     const loaded: (Loaded | undefined)[] = [];
     for (const ref of refs) {
@@ -172,19 +179,20 @@ export class FrameReader {
     });
     const results = new Map<number, Omit<OcrResult, 'width' | 'height'>>();
     const failed = new Map<number, unknown>();
-    for (const call of stackCalls(regions, loaded as Loaded[])) {
-      try {
-        const got = signal.aborted ? cancelledRead() : await this.#readStack(call, loaded as Loaded[], signal);
-        for (const r of call) {
-          const had = results.get(r.entry);
-          results.set(r.entry, { engine: got.engine, geometry: got.geometry, lines: [...(had?.lines ?? []), ...(got.lines.get(r) ?? [])] });
-        }
-      } catch (e) {
-        for (const r of call) failed.set(r.entry, e);
+    const calls = stackCalls(regions, loaded as Loaded[]);
+    // The last call each frame waits for: regions are in frame order, so frames are done in order.
+    const lastCall = new Map<number, number>();
+    calls.forEach((call, c) => call.forEach((r) => lastCall.set(r.entry, c)));
+    let next = 0;
+    const settleUpTo = (c: number): void => {
+      for (; next < plans.length && (lastCall.get(next) ?? -1) <= c; next++) {
+        assemble(next);
+        settled(next, out[next] as Outcome);
       }
-    }
-    // Put each frame's text together, in order.
-    plans.forEach((p, i) => {
+    };
+    // Put one frame's text together (those before it are).
+    const assemble = (i: number): void => {
+      const p = plans[i];
       const l = loaded[i];
       if (!p || !l) return;
       const { frame, grey } = l;
@@ -214,7 +222,21 @@ export class FrameReader {
         if (p.kind !== 'same') p.node.error = error;
         out[i] = { ok: false, error };
       }
-    });
+    };
+    settleUpTo(-1);
+    for (const [c, call] of calls.entries()) {
+      try {
+        const got = signal.aborted ? cancelledRead() : await this.#readStack(call, loaded as Loaded[], signal);
+        for (const r of call) {
+          const had = results.get(r.entry);
+          results.set(r.entry, { engine: got.engine, geometry: got.geometry, lines: [...(had?.lines ?? []), ...(got.lines.get(r) ?? [])] });
+        }
+      } catch (e) {
+        for (const r of call) failed.set(r.entry, e);
+      }
+      settleUpTo(c);
+    }
+    settleUpTo(Number.POSITIVE_INFINITY);
     // Remember the last frame of each screen, with the lines of its words; a screen whose text could not be had is read whole next time.
     for (const [key, b] of work) {
       if (this.#bases.get(key) === b) continue;
