@@ -179,7 +179,7 @@ export class FrameReader {
     });
     const results = new Map<number, Omit<OcrResult, 'width' | 'height'>>();
     const failed = new Map<number, unknown>();
-    const calls = stackCalls(regions, loaded as Loaded[]);
+    const calls = stackCalls(regions, loaded as Loaded[], plans);
     // The last call each frame waits for: regions are in frame order, so frames are done in order.
     const lastCall = new Map<number, number>();
     calls.forEach((call, c) => call.forEach((r) => lastCall.set(r.entry, c)));
@@ -315,15 +315,21 @@ function cancelledRead(): never {
   throw new SightlineError('CANCELLED', 'The text indexer stopped.', 'It resumes where it stopped when started again.');
 }
 
-/** Regions grouped into OCR calls: the same enlargement, at most MAX_STACK rows each (a taller region alone). */
-function stackCalls(regions: readonly Region[], loaded: readonly Loaded[]): Region[][] {
+/**
+ * Regions grouped into OCR calls: the same enlargement, at most MAX_STACK rows each (a taller
+ * region alone). A whole page first in the batch is read by a call of its own: the newest
+ * screenshot of a walk is searchable after one page, not after several (one more start of the
+ * engine, only for batches that begin with a new page).
+ */
+function stackCalls(regions: readonly Region[], loaded: readonly Loaded[], plans: readonly (Plan | undefined)[]): Region[][] {
   const calls: Region[][] = [];
   const open = new Map<number | undefined, { regions: Region[]; rows: number }>();
+  const alone = plans.findIndex((p) => p !== undefined);
   for (const r of regions) {
     const scale = (loaded[r.entry] as Loaded).scale;
     const h = r.bottom - r.top;
     let cur = open.get(scale);
-    if (cur && cur.rows + GAP + h > MAX_STACK) cur = undefined;
+    if (cur && (cur.rows + GAP + h > MAX_STACK || (r.entry !== alone && cur.regions[0]?.entry === alone && plans[alone]?.kind === 'read'))) cur = undefined;
     if (!cur) {
       cur = { regions: [], rows: -GAP };
       open.set(scale, cur);
