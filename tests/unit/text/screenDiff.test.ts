@@ -100,6 +100,25 @@ describe('compare', () => {
     expect(got).toMatchObject({ kind: 'bands', shift: { dy: 23 } });
   });
 
+  it('lines typed at the top push the page down by a height no whole number of cells makes: a shift, only the new lines read', async () => {
+    // An editor's page: 38 px a line (9.5 cells), lines of made-up words, three typed at the top.
+    const syl = ['ka', 'lo', 'mi', 'ren', 'tu', 'sa', 'vel', 'dor', 'pi', 'na', 'gre', 'on'];
+    const line = (i: number): string => Array.from({ length: 9 }, (_, k) => syl[(i * 7 + k * 5) % 12]! + syl[(i * 3 + k) % 12]! + syl[(i + k * k) % 12]!).join(' ');
+    const page = async (lines: string[]): Promise<Buffer> => {
+      const text = lines.map((l, i) => `<text x="40" y="${80 + i * 38}" font-family="DejaVu Sans" font-size="${15 + (i % 3)}" fill="#202020">${l}</text>`).join('');
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="1280" height="720" fill="#fafafa"/><rect width="1280" height="32" fill="#dedede"/>${text}</svg>`;
+      return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+    };
+    const before = Array.from({ length: 16 }, (_, i) => line(i));
+    const after = [line(20), line(21), line(22), ...before].slice(0, 16);
+    const got = compare(await thumb(await page(before)), await thumb(await page(after)));
+    expect(got, JSON.stringify(got)).toMatchObject({ kind: 'bands', shift: { dy: -114 } });
+    if (got.kind !== 'bands') return;
+    // The three new lines (y 64–156), not the thirteen moved ones.
+    expect(got.share).toBeLessThan(0.2);
+    expect(got.bands.every((x) => x.top >= 50 && x.bottom <= 180)).toBe(true);
+  });
+
   it('a 64-bit dHash does not see a changed word (why the cells are compared instead)', async () => {
     const a = await textScreenshot(LINES);
     const b = await textScreenshot([LINES[0] as string, 'Invoice 9977 was paid by Fabrikam yesterday', LINES[2] as string]);

@@ -23,7 +23,7 @@ import type { FrameTextEntry } from '../catalog/text.ts';
 import type { FrameLabel, FrameRecord } from '../catalog/types.ts';
 import type { ArchiveExtent } from '../sources/source.ts';
 import { applyExclusions, skipReason, type Skip } from './exclusions.ts';
-import { FrameReader } from './frameReader.ts';
+import { FrameReader, type FrameRead } from './frameReader.ts';
 import { indexedText } from './indexText.ts';
 import { archivesDone, searchable } from './indexProgress.ts';
 import { DEFAULT_TIMING, type Cursor, type IndexerArchive, type IndexerTiming, type TextIndexerDeps } from './indexerPorts.ts';
@@ -337,27 +337,43 @@ export class TextIndexer {
     this.#changed();
   }
 
-  /** Read every frame of a batch not read yet, at most cpuBudget at once; throws Pause when one must be retried. */
+  /**
+   * Read every frame of a batch not read yet, at most cpuBudget at once; throws Pause when one
+   * must be retried. With the changed-region reader the batch is handed over whole: it compares
+   * the frames first and reads what they need in as few OCR calls as fit (one slot for them all,
+   * the engine's threads being the budget).
+   */
   async #readAll(items: readonly { ref: string; label?: FrameLabel }[], signal: AbortSignal): Promise<void> {
     const done = this.#d.store.indexed(items.map((i) => i.ref));
-    const jobs: Promise<void>[] = [];
-    let failure: unknown;
+    const todo: { ref: string; label?: FrameLabel }[] = [];
     for (const item of items) {
       if (done.has(item.ref) || this.#queued.has(item.ref)) continue;
-      if (signal.aborted || failure) break;
       // Skipped before waiting for a slot: nothing is read.
       const skip = this.#skip(item.label ?? this.#d.frames.find(item.ref)?.label);
       if (skip) {
         this.#count(skip);
         continue;
       }
+      todo.push(item);
+    }
+    const group = this.#reader ? Math.max(1, todo.length) : 1;
+    const jobs: Promise<void>[] = [];
+    let failure: unknown;
+    for (let i = 0; i < todo.length; i += group) {
+      if (signal.aborted || failure) break;
       if (!(await this.#d.busy.quiet(this.#t.quietMs, signal))) break;
       const release = await this.#slots.acquire(1, signal);
       if (!release) break;
+      const chunk = todo.slice(i, i + group);
+      const reads = this.#reader?.readMany(
+        chunk.map((c) => c.ref),
+        signal,
+      );
       jobs.push(
-        this.#page(item.ref, item.label, signal)
-          .catch((e: unknown) => void (failure ??= e))
-          .finally(release),
+        Promise.all(chunk.map((item, k) => this.#page(item.ref, item.label, signal, reads?.[k]).catch((e: unknown) => void (failure ??= e)))).then(
+          () => undefined,
+          () => undefined,
+        ).finally(release),
       );
     }
     await Promise.all(jobs);
@@ -366,7 +382,7 @@ export class TextIndexer {
   }
 
   /** Read one frame and store its text (or skip it: excluded, gone, already there). */
-  async #page(ref: string, label: FrameLabel | undefined, signal: AbortSignal): Promise<void> {
+  async #page(ref: string, label: FrameLabel | undefined, signal: AbortSignal, pending?: Promise<FrameRead>): Promise<void> {
     if (signal.aborted) return;
     const frame = this.#d.frames.find(ref);
     if (!frame) return;
@@ -380,7 +396,7 @@ export class TextIndexer {
     this.#changed();
     let entry: Omit<FrameTextEntry, 'ref' | 'label'>;
     try {
-      const got = this.#reader ? await this.#reader.read(ref, signal) : { ...indexedText((await this.#d.read(ref, signal)).items, frame), reuse: 'read' as const, screen: ref };
+      const got = pending ? await pending : this.#reader ? await this.#reader.read(ref, signal) : { ...indexedText((await this.#d.read(ref, signal)).items, frame), reuse: 'read' as const, screen: ref };
       entry = { text: got.text, boxes: got.boxes, status: 'read', reuse: got.reuse, screen: got.screen };
       this.#attempts.delete(ref);
     } catch (e) {

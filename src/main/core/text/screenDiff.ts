@@ -42,31 +42,33 @@ export interface Band {
   bottom: number;
 }
 
-/** Cells of a grey image (one byte a pixel). */
+/** Cells of a grey image (one byte a pixel): the strips first (one pass over the pixels), the cells from them. */
 export function thumbOf(grey: Uint8Array, width: number, height: number): Thumb {
   const cols = Math.ceil(width / CELL);
   const rows = Math.ceil(height / CELL);
-  const sum = new Uint32Array(cols * rows);
-  const n = new Uint16Array(cols * rows);
+  const strips = new Uint8Array(cols * height);
+  const full = Math.floor(width / CELL);
   for (let y = 0; y < height; y++) {
-    const r = ((y / CELL) | 0) * cols;
     const o = y * width;
-    for (let x = 0; x < width; x++) {
-      const k = r + ((x / CELL) | 0);
-      sum[k] = (sum[k] as number) + (grey[o + x] as number);
-      n[k] = (n[k] as number) + 1;
+    const so = y * cols;
+    for (let c = 0; c < full; c++) {
+      const x = o + c * CELL;
+      strips[so + c] = ((grey[x] as number) + (grey[x + 1] as number) + (grey[x + 2] as number) + (grey[x + 3] as number) + 2) >> 2;
+    }
+    if (full < cols) {
+      let s = 0;
+      for (let x = full * CELL; x < width; x++) s += grey[o + x] as number;
+      strips[so + full] = Math.round(s / (width - full * CELL));
     }
   }
   const cells = new Uint8Array(cols * rows);
-  for (let k = 0; k < cells.length; k++) cells[k] = Math.round((sum[k] as number) / (n[k] as number));
-  const strips = new Uint8Array(cols * height);
-  for (let y = 0; y < height; y++) {
-    const o = y * width;
+  for (let r = 0; r < rows; r++) {
+    const y1 = Math.min(height, (r + 1) * CELL);
+    const n = y1 - r * CELL;
     for (let c = 0; c < cols; c++) {
       let s = 0;
-      const x1 = Math.min(width, (c + 1) * CELL);
-      for (let x = c * CELL; x < x1; x++) s += grey[o + x] as number;
-      strips[y * cols + c] = Math.round(s / (x1 - c * CELL));
+      for (let y = r * CELL; y < y1; y++) s += strips[y * cols + c] as number;
+      cells[r * cols + c] = Math.round(s / n);
     }
   }
   return { width, height, cols, rows, cells, strips };
@@ -206,47 +208,97 @@ export function moveBand(l: Band, from: number, dy: number, height = Number.POSI
   return [{ top, bottom: l.bottom - dy }];
 }
 
-/**
- * The offset (image px) that best lines the new rows from cell row `from` down up with old ones:
- * first to the cell, then to the pixel on the rows' strips (a scroll is rarely a multiple of 4 px).
- * 0 when none is better than none.
- */
-function bestShift(a: Thumb, b: Thumb, from: number): number {
-  // Changed cells per row compared (rows with nothing to compare with, scrolled in, are unknown).
-  const cost = (rowsA: Uint8Array, rowsB: Uint8Array, cols: number, n: number, start: number, dy: number, step = 1): number => {
-    let bad = 0;
-    let rows = 0;
-    for (let r = start; r < n; r += step) {
-      const o = r + dy;
-      if (o < 0 || o >= n) continue;
-      rows++;
-      const ra = o * cols;
-      const rb = r * cols;
-      for (let c = 0; c < cols; c++) if (Math.abs((rowsA[ra + c] as number) - (rowsB[rb + c] as number)) > CELL_DIFF) bad++;
-    }
-    return rows ? bad / rows : Number.POSITIVE_INFINITY;
-  };
-  const none = cost(a.cells, b.cells, b.cols, b.rows, from, 0);
-  let coarse = 0;
-  let best = none;
-  const range = Math.floor((b.rows - from) / 2);
-  for (let dy = -range; dy <= range; dy++) {
-    if (dy === 0) continue;
-    const c = cost(a.cells, b.cells, b.cols, b.rows, from, dy);
-    if (c < best) {
-      coarse = dy;
-      best = c;
+/** Changed cells per row compared, rows `start`.. of `rowsB` against rows shifted by `dy` of `rowsA` (rows with nothing to compare with, scrolled in, are unknown). */
+function shiftCost(rowsA: Uint8Array, rowsB: Uint8Array, cols: number, n: number, start: number, dy: number, step = 1): number {
+  let bad = 0;
+  let rows = 0;
+  for (let r = start; r < n; r += step) {
+    const o = r + dy;
+    if (o < 0 || o >= n) continue;
+    rows++;
+    const ra = o * cols;
+    const rb = r * cols;
+    for (let c = 0; c < cols; c++) if (Math.abs((rowsA[ra + c] as number) - (rowsB[rb + c] as number)) > CELL_DIFF) bad++;
+  }
+  return rows ? bad / rows : Number.POSITIVE_INFINITY;
+}
+
+/** Bins across each pixel row (the mean grey of each of PROFILE_BINS spans, from the strips): a line of text gets a shape its words give. */
+const PROFILE_BINS = 16;
+/** A bin differs when its mean grey moved more than this. */
+const PROFILE_DIFF = 2;
+function profile(t: Thumb): Float64Array {
+  const out = new Float64Array(t.height * PROFILE_BINS);
+  const strips = t.strips as Uint8Array;
+  for (let y = 0; y < t.height; y++) {
+    for (let c = 0; c < t.cols; c++) {
+      const k = y * PROFILE_BINS + Math.floor((c * PROFILE_BINS) / t.cols);
+      out[k] = (out[k] as number) + (strips[y * t.cols + c] as number);
     }
   }
-  if (!a.strips || !b.strips) return coarse * CELL;
+  return out;
+}
+
+/** Offsets (px) at which the row profiles below `from` agree best, best first. */
+function profileShifts(a: Thumb, b: Thumb, from: number, range: number, k: number): number[] {
+  const pa = profile(a);
+  const pb = profile(b);
+  const scored: { dy: number; cost: number }[] = [];
+  const binWidth = a.cols / PROFILE_BINS;
+  for (let dy = -range; dy <= range; dy++) {
+    if (dy === 0) continue;
+    let s = 0;
+    let n = 0;
+    for (let y = from; y < b.height; y++) {
+      const o = y + dy;
+      if (o < 0 || o >= a.height) continue;
+      // A row that differs (JPEG noise moves a bin's mean by well under a grey level), not by how much: a scrolled-in line is no worse than another line.
+      for (let i = 0; i < PROFILE_BINS; i++) {
+        if (Math.abs((pa[o * PROFILE_BINS + i] as number) - (pb[y * PROFILE_BINS + i] as number)) > PROFILE_DIFF * binWidth) {
+          s++;
+          break;
+        }
+      }
+      n++;
+    }
+    // Too little overlap says nothing.
+    if (n >= (b.height - from) / 2) scored.push({ dy, cost: s / n });
+  }
+  scored.sort((x, y) => x.cost - y.cost);
+  return scored.slice(0, k).map((x) => x.dy);
+}
+
+/**
+ * The offset (image px) that best lines the new rows from cell row `from` down up with old ones.
+ * Candidates come from the rows' binned grey (to the pixel: a scroll by a line of 38 px is 9.5
+ * cells, which no whole-cell offset lines up), each tried on the rows' strips around it; without
+ * strips, whole cells are tried. 0 when none is better than none.
+ */
+function bestShift(a: Thumb, b: Thumb, from: number): number {
+  const range = Math.floor((b.rows - from) / 2);
+  if (!a.strips || !b.strips) {
+    let coarse = 0;
+    let best = shiftCost(a.cells, b.cells, b.cols, b.rows, from, 0);
+    for (let dy = -range; dy <= range; dy++) {
+      const c = dy === 0 ? best : shiftCost(a.cells, b.cells, b.cols, b.rows, from, dy);
+      if (c < best) {
+        coarse = dy;
+        best = c;
+      }
+    }
+    return coarse * CELL;
+  }
+  const fromPx = from * CELL;
   let px = 0;
-  let bestPx = cost(a.strips, b.strips, b.cols, b.height, from * CELL, 0, 2);
-  for (let d = coarse * CELL - CELL; d <= coarse * CELL + CELL; d++) {
-    if (d === 0) continue;
-    const c = cost(a.strips, b.strips, b.cols, b.height, from * CELL, d, 2);
-    if (c < bestPx) {
-      px = d;
-      bestPx = c;
+  let bestPx = shiftCost(a.strips, b.strips, b.cols, b.height, fromPx, 0, 2);
+  for (const c0 of profileShifts(a, b, fromPx, range * CELL, 3)) {
+    for (let d = c0 - 2; d <= c0 + 2; d++) {
+      if (d === 0) continue;
+      const c = shiftCost(a.strips, b.strips, b.cols, b.height, fromPx, d, 2);
+      if (c < bestPx) {
+        px = d;
+        bestPx = c;
+      }
     }
   }
   return px;
