@@ -47,6 +47,11 @@ const TYPES: Record<string, string> = {
 
 /** An MCP session with no request for this long was abandoned by its client. */
 const SESSION_IDLE_MS = 12 * 3600_000;
+/**
+ * A client that keeps no stream open (it only posts) counts as connected this long after its last
+ * request. One that held a stream counts while the stream is open: its closing is the disconnect.
+ */
+const PRESENCE_LINGER_MS = 60_000;
 const MAX_BODY = 4 * 1024 * 1024;
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -79,10 +84,73 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+interface McpSession {
+  transport: StreamableHTTPServerTransport;
+  seen: number;
+  presence: Presence;
+}
+
+/**
+ * Whether one MCP session's client is there now: while a stream of it is open, or for a while after
+ * its last request when it never held one. Reports each arrival and departure once.
+ */
+class Presence {
+  readonly #report: (delta: 1 | -1) => void;
+  #open = 0;
+  #streams = 0;
+  #heldStream = false;
+  #present = false;
+  #ended = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(report: (delta: 1 | -1) => void) {
+    this.#report = report;
+  }
+
+  /** A request of this session; `stream` for the standing GET stream. Ends when `res` closes. */
+  exchange(res: ServerResponse, stream: boolean): void {
+    if (this.#ended) return;
+    this.#open++;
+    if (stream) {
+      this.#streams++;
+      this.#heldStream = true;
+    }
+    this.#set(true);
+    res.once('close', () => {
+      this.#open--;
+      if (stream) this.#streams--;
+      this.#judge();
+    });
+  }
+
+  /** The session ended (the client said goodbye, or it expired). */
+  end(): void {
+    this.#ended = true;
+    clearTimeout(this.#timer);
+    this.#set(false);
+  }
+
+  #judge(): void {
+    if (this.#ended || this.#open > 0) return;
+    clearTimeout(this.#timer);
+    // A client whose stream closed has gone; one that only posts is given time for its next request.
+    if (this.#heldStream && this.#streams === 0) return this.#set(false);
+    this.#timer = setTimeout(() => this.#open === 0 && this.#set(false), PRESENCE_LINGER_MS);
+    this.#timer.unref();
+  }
+
+  #set(present: boolean): void {
+    if (present === this.#present) return;
+    this.#present = present;
+    if (present) clearTimeout(this.#timer);
+    this.#report(present ? 1 : -1);
+  }
+}
+
 export async function startServer(core: ServerServices, options: ServerOptions = {}): Promise<RunningServer> {
   const token = ensureToken(core.dataDir);
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; seen: number }>();
+  const sessions = new Map<string, McpSession>();
   const browsers = new BrowserSessions();
   let port = 0;
   const apiListener = getRequestListener(createApi(core).fetch);
@@ -130,6 +198,7 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
     if (existing) {
       existing.seen = Date.now();
+      existing.presence.exchange(res, req.method === 'GET');
       return existing.transport.handleRequest(req, res);
     }
     if (typeof sid === 'string') return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
@@ -137,14 +206,21 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     // Only an initialize request opens a session (and builds a server for it).
     const body = await readBody(req);
     if (!isInitialize(body)) return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'No session: initialize first' }, id: null });
+    const presence = new Presence((delta) => core.clientConnected(delta));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, seen: Date.now() }),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, seen: Date.now(), presence });
+        presence.exchange(res, false);
+      },
     });
     transport.onclose = () => {
+      presence.end();
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const server = createMcpServer(core, { log });
+    // This session is counted by what its connections do (below), not by its MCP handshake alone:
+    // a client that dies without ending its session would otherwise be counted for hours.
+    const server = createMcpServer({ ...core, clientConnected: () => undefined }, { log });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
