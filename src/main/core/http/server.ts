@@ -4,7 +4,7 @@
  * needs the token and a loopback Host and Origin.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +18,11 @@ import { createApi, type ApiServices } from './api.ts';
 import { BrowserSessions, SESSION_COOKIE, ensureToken, isAllowedHost, isAllowedOrigin, isAuthorised, tokensEqual } from './security.ts';
 
 export interface ServerOptions {
+  /**
+   * Listen here (0: any free port). Omitted: the port remembered in the data directory (else
+   * DEFAULT_PORT), so a dashboard left open finds the server again after a restart; when that port
+   * is taken another is used, remembered, and said in `portNote`.
+   */
   port?: number;
   /** Built dashboard (out/renderer); omitted = API and MCP only. */
   staticDir?: string;
@@ -31,7 +36,30 @@ export interface RunningServer {
   /** Opens the dashboard already authorised (sets the session cookie, then redirects to /). */
   dashboardUrl: string;
   token: string;
+  /** Set when the remembered port was taken and another was used: what a person should know. */
+  portNote?: string;
   close(): Promise<void>;
+}
+
+/** The first port tried when none is remembered (not a registered service's). */
+export const DEFAULT_PORT = 47_816;
+/** Where the port is remembered between runs. */
+export const PORT_FILE = 'port';
+
+function rememberedPort(dataDir: string): number | undefined {
+  try {
+    const n = Number(readFileSync(join(dataDir, PORT_FILE), 'utf8').trim());
+    return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberPort(dataDir: string, port: number): void {
+  const path = join(dataDir, PORT_FILE);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${port}\n`, { mode: 0o600 });
+  renameSync(tmp, path);
 }
 
 const TYPES: Record<string, string> = {
@@ -151,7 +179,7 @@ export async function startServer(core: ServerServices, options: ServerOptions =
   const token = ensureToken(core.dataDir);
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const sessions = new Map<string, McpSession>();
-  const browsers = new BrowserSessions();
+  const browsers = new BrowserSessions(token);
   let port = 0;
   const apiListener = getRequestListener(createApi(core).fetch);
 
@@ -256,11 +284,36 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     pipeline(createReadStream(file), res, () => undefined);
   }
 
-  await new Promise<void>((ok, fail) => {
-    http.once('error', fail);
-    http.listen(options.port ?? 0, '127.0.0.1', () => ok());
-  });
+  const listen = (at: number): Promise<void> =>
+    new Promise<void>((ok, fail) => {
+      const failed = (e: Error): void => fail(e);
+      http.once('error', failed);
+      http.listen(at, '127.0.0.1', () => {
+        http.off('error', failed);
+        ok();
+      });
+    });
+  let portNote: string | undefined;
+  if (options.port !== undefined) await listen(options.port);
+  else {
+    const wanted = rememberedPort(core.dataDir) ?? DEFAULT_PORT;
+    try {
+      await listen(wanted);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+      await listen(0);
+      portNote = `Port ${wanted} is in use by another program, so Sightline listens on port ${(http.address() as AddressInfo).port} instead (kept for next time). A dashboard open on port ${wanted} must be opened again from the new Dashboard URL.`;
+      log(`[sightline] ${portNote}`);
+    }
+  }
   port = (http.address() as AddressInfo).port;
+  if (options.port === undefined && rememberedPort(core.dataDir) !== port) {
+    try {
+      rememberPort(core.dataDir, port);
+    } catch (e) {
+      log(`[sightline] the port could not be remembered in ${core.dataDir}: ${(e as Error).message}`);
+    }
+  }
   // No agent may drive this dashboard in a browser Sightline operates.
   const forgetPort = addOwnPort(port);
   const base = `http://127.0.0.1:${port}`;
@@ -271,6 +324,7 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     mcpUrl: `${base}/mcp`,
     dashboardUrl: `${base}/auth?token=${encodeURIComponent(token)}`,
     token,
+    ...(portNote ? { portNote } : {}),
     async close() {
       clearInterval(expiry);
       forgetPort();
