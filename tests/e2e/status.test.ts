@@ -61,13 +61,13 @@ describe('one status model (sightline serve + Chromium)', () => {
     await page.goto(`${s.base}/#/targets`);
     const group = page.getByTestId('target-group-browser');
     await expect.poll(() => group.getByTestId('target-row').count(), { timeout: 15_000 }).toBeGreaterThan(0);
-    expect(await group.getByTestId('target-group-state').innerText()).toBe('Ready');
+    expect(await group.getByTestId('group-state').innerText()).toBe('Ready');
 
     await chrome.kill();
     await page.getByTestId('targets-refresh').click();
     await expect.poll(() => group.getByTestId('target-error').count(), { timeout: 15_000 }).toBe(1);
     expect(await group.getByTestId('target-error').getAttribute('data-code')).toBe('SOURCE_UNAVAILABLE');
-    await expect.poll(() => group.getByTestId('target-group-state').innerText()).toBe('Needs attention');
+    await expect.poll(() => group.getByTestId('group-state').innerText()).toBe('Needs attention');
     // The header heard it from the server (no reload, no health timer), and Setup says the same.
     await expect.poll(() => text('status-sources'), { timeout: 10_000 }).toBe('0/1 sources ready');
     expect(await page.locator('[data-testid="nav-setup"] .count').innerText()).toBe('1');
