@@ -138,8 +138,8 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A page that opened the printed Dashboard URL (which sets the session cookie). */
-export async function openDashboard(browser: Browser, dashboardUrl: string, options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.colorScheme ?? 'light' });
+export async function openDashboard(browser: Browser, dashboardUrl: string, options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; /** Let a test inject a script (axe-core) past the dashboard's CSP. */ bypassCSP?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.colorScheme ?? 'light', bypassCSP: options.bypassCSP ?? false });
   const page = await context.newPage();
   await page.goto(dashboardUrl);
   await page.waitForSelector('[data-testid="pause-switch"]:not([disabled])');
