@@ -56,9 +56,21 @@ export function indexLine(s: TextIndexStatus | null | undefined): string {
   }
 }
 
+/**
+ * Why nothing matched, for a person: the server's remediation is written for agents (it names
+ * their tools), so each reason is said here in the dashboard's own words.
+ */
+const EMPTY: Record<NonNullable<ScreenshotSearch['reason']>, string> = {
+  NO_FRAMES_IN_RANGE: 'No screenshots were taken in these days. Widen the dates.',
+  NOT_INDEXED_YET: 'Nothing matched yet: the text index has not read every screenshot. Search again later, or browse the timeline.',
+  INDEX_OFF: 'Screen text is not indexed: turn on “Index screen text for search” in Settings.',
+  EXCLUDED_APP: 'Screenshots of this app are never indexed (Settings → Never index these apps).',
+  NO_MATCH: 'Nothing matched. Try fewer or other words.',
+};
+
 /** What to say above the results (or instead of them); `shown` is how many hits are listed. */
 export function resultsLine(r: ScreenshotSearch, shown = r.results.length): string {
-  if (shown === 0) return r.remediation ?? 'Nothing matched.';
+  if (shown === 0) return r.reason ? EMPTY[r.reason] : 'Nothing matched.';
   const all = `${formatCount(r.total)} ${r.total === 1 ? 'screenshot matches' : 'screenshots match'}`;
   return shown < r.total ? `${all}, newest first: showing ${formatCount(shown)}` : `${all}, newest first`;
 }

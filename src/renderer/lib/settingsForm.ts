@@ -74,7 +74,7 @@ export const CORE_FIELDS: readonly FieldDef[] = [
     help: 'One per line. Browser upload_file and Android install_apk take files inside these folders only; empty allows none.',
     placeholder: '~/Documents/for-agents',
   },
-  { key: 'ocr.enabled', section: 'Screen text', kind: 'toggle', label: 'Read text by OCR', help: 'Where a screen has no text of its own (desktop windows, the archive): find_text, click and wait by text. Text never leaves this machine.' },
+  { key: 'ocr.enabled', section: 'Screen text', kind: 'toggle', label: 'Read text by OCR', help: 'Where a screen has no text of its own (desktop windows, the archive), so agents can find, click and wait for words on it. Text never leaves this machine.' },
   { key: 'ocr.index', section: 'Screen text', kind: 'toggle', label: 'Index screen text for search', help: 'Live frames as they are captured, the archive in the background, newest first.' },
   { key: 'ocr.cpuBudget', section: 'Screen text', kind: 'number', label: 'Indexer CPU budget', unit: 'cores', min: 1, max: 64, step: 1, help: 'At low priority; indexing pauses while agents capture.' },
   {

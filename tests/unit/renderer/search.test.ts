@@ -27,7 +27,9 @@ describe('timeline search helpers', () => {
     );
     expect(indexLine({ state: 'idle', done: 3, total: 3, excluded: 1, queued: 0 })).toBe('Text index: 3 of 3 screenshots, up to date (1 of excluded apps skipped).');
     expect(indexLine({ state: 'off', reason: 'Text indexing is turned off (ocr.index).', done: 0, total: 9, excluded: 0, queued: 0 })).toMatch(/^Text index off: Text indexing is turned off/);
-    expect(resultsLine({ results: [], total: 0, more: false, reason: 'NO_MATCH', remediation: 'Nothing here.' })).toBe('Nothing here.');
+    // The server's remediation names agents' tools; a person reads the dashboard's own words.
+    expect(resultsLine({ results: [], total: 0, more: false, reason: 'NOT_INDEXED_YET', remediation: 'Search again later, or use list_screenshots and find_text on a ref.' })).toBe('Nothing matched yet: the text index has not read every screenshot. Search again later, or browse the timeline.');
+    expect(resultsLine({ results: [], total: 0, more: false, reason: 'NO_MATCH', remediation: 'Nothing here.' })).toBe('Nothing matched. Try fewer or other words.');
     expect(resultsLine({ results: [], total: 153, more: true }, 50)).toBe('153 screenshots match, newest first: showing 50');
     expect(resultsLine({ results: [], total: 1, more: false }, 1)).toBe('1 screenshot matches, newest first');
   });
