@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/main/core/catalog/catalog.ts';
 import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
 import { serve, type Served } from '../support/cli.ts';
-import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, seedFrames, writeSettings } from './support.ts';
+import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, screenshot, seedFrames, writeSettings } from './support.ts';
 
 const AXE = resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
 
@@ -109,6 +109,7 @@ describe('accessibility of every screen (axe-core, sightline serve + Chromium)',
           // Transitions finished: colours are measured as they settle.
           await page.waitForTimeout(300);
           const vs = await violations(page);
+          if (scheme === 'dark' && (name === 'Setup' || name === 'Activity')) await screenshot(page, `${name.toLowerCase()}-dark`);
           if (vs.length > 0) failures.push(`${name} (${scheme}):\n${explain(vs)}`);
         }
         // The whole list, not the assertion's cut of it: each finding names its elements and why.
