@@ -117,13 +117,20 @@ export class SettingsStore extends EventEmitter<{ change: [next: SettingsValues,
     }
   }
 
-  /** Fields an environment variable wins over now, with the variable and its value. */
+  /**
+   * Fields an environment variable wins over now, with the variable (as the field names it) and its
+   * value: the variables a module maps into its section, and those its source reads over a field
+   * itself (DISPLAY over desktop.display).
+   */
   environment(): Record<string, { variable: string; value: string }> {
     const out: Record<string, { variable: string; value: string }> = {};
     for (const m of this.#modules) {
+      const mapped = m.env?.(this.#processEnv) ?? {};
       for (const f of m.fields ?? []) {
-        const value = f.env ? this.#processEnv[f.env] : undefined;
-        if (f.env && value) out[f.key] = { variable: f.env, value };
+        const fromEnv = f.env ? this.#processEnv[f.env] : undefined;
+        const fromSection = mapped[f.key.slice(m.name.length + 1)];
+        if (fromEnv) out[f.key] = { variable: f.env!, value: fromEnv };
+        else if (fromSection !== undefined) out[f.key] = { variable: 'an environment variable', value: String(fromSection) };
       }
     }
     return out;
