@@ -42,7 +42,7 @@ describe('a first run (sightline serve + Chromium)', () => {
   });
 
   it('opens on Setup, not on an empty timeline', async () => {
-    await expect.poll(() => new URL(page.url()).hash).toBe('#/setup');
+    await expect.poll(() => new URL(page.url()).hash, { timeout: 10_000 }).toBe('#/setup');
     await page.getByTestId('setup-source-android').waitFor();
     // A link to a screen is still followed.
     await page.goto(`${s.base}/#/timeline`);
@@ -107,15 +107,15 @@ describe('the viewer, the list and the words (sightline serve over a ManicTime a
 
     await page.goto(`${s.base}/#/timeline/${frame.ref}`);
     const img = page.getByTestId('viewer-image');
-    await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), { timeout: 15_000 }).toBeGreaterThan(0);
     const shown = (b: { width: number } | null): number => Math.round(b?.width ?? 0);
-    await expect.poll(() => page.getByTestId('viewer-bytes').innerText()).not.toBe('0 B');
+    await expect.poll(() => page.getByTestId('viewer-bytes').innerText(), { timeout: 10_000 }).not.toBe('0 B');
     expect(await page.getByTestId('viewer-bytes').innerText()).toBe(formatBytes(size));
 
     // Zoom, on a frame wider than the pane: 1:1 draws one image pixel per screen pixel, and scrolls.
     const big = (await api<FramesPage>('/api/frames?source=desktop&limit=1')).frames[0]!;
     await page.goto(`${s.base}/#/timeline/${big.ref}`);
-    await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(1280);
+    await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), { timeout: 15_000 }).toBe(1280);
     expect(await page.getByTestId('zoom-level').innerText()).toBe('Fit');
     await page.waitForTimeout(100);
     const fit = shown(await img.boundingBox());

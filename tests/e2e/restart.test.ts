@@ -53,7 +53,7 @@ describe('the dashboard survives a server restart (sightline serve + Chromium)',
   it('comes back on the remembered port, and the open page reconnects by itself, signed in and live', async () => {
     const port = Number(readFileSync(join(dataDir, 'port'), 'utf8'));
     expect(new URL(s.base).port).toBe(String(port));
-    await expect.poll(() => switchText()).toMatch(/Input live/);
+    await expect.poll(() => switchText(), { timeout: 10_000 }).toMatch(/Input live/);
 
     await s.stop();
     // Cut off: the switch says so, never "Input live".
@@ -65,7 +65,7 @@ describe('the dashboard survives a server restart (sightline serve + Chromium)',
     // No reload: the page found the server again, and its session still holds.
     await expect.poll(() => switchText(), { timeout: 20_000 }).toMatch(/Input live/);
     expect(await page.getByTestId('unauthorized').count()).toBe(0);
-    await expect.poll(() => page.locator('.reconnecting').count()).toBe(0);
+    await expect.poll(() => page.locator('.reconnecting').count(), { timeout: 10_000 }).toBe(0);
     // Events flow again: a pause from elsewhere shows at once.
     await pause(true);
     await expect.poll(() => switchText(), { timeout: 5000 }).toMatch(/Input paused/);

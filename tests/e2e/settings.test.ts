@@ -51,10 +51,10 @@ describe('settings that cannot take effect (sightline serve + Chromium)', () => 
 
   it('refuses a ManicTime folder that does not exist, and keeps the file as it was', async () => {
     await save('manictime.dataDir', '/nonexistent/ManicTime');
-    await expect.poll(() => errorOf('manictime.dataDir').innerText()).toContain('There is no folder /nonexistent/ManicTime on this computer.');
+    await expect.poll(() => errorOf('manictime.dataDir').innerText(), { timeout: 10_000 }).toContain('There is no folder /nonexistent/ManicTime on this computer.');
     expect(file().manictime).toBeUndefined();
     await save('manictime.dataDir', picked);
-    await expect.poll(() => file().manictime?.dataDir).toBe(picked);
+    await expect.poll(() => file().manictime?.dataDir, { timeout: 10_000 }).toBe(picked);
     expect(await errorOf('manictime.dataDir').count()).toBe(0);
   });
 
@@ -64,7 +64,7 @@ describe('settings that cannot take effect (sightline serve + Chromium)', () => 
     // The field is what saving changes (the file), not the environment's value that replaced it.
     expect(await field('manictime.dataDir').inputValue()).toBe(picked);
     const note = page.locator('[data-testid="env-note"]');
-    await expect.poll(() => note.count()).toBe(1);
+    await expect.poll(() => note.count(), { timeout: 10_000 }).toBe(1);
     expect(await note.innerText()).toContain(fromEnv);
     expect(await note.innerText()).toContain('MANICTIME_DATA_DIR');
     // Fields no variable overrides carry no such note.
@@ -73,12 +73,12 @@ describe('settings that cannot take effect (sightline serve + Chromium)', () => 
 
   it('refuses an X11 display that is no display name, or that no X server answers; takes one that does', async () => {
     await save('desktop.display', 'banana');
-    await expect.poll(() => errorOf('desktop.display').innerText()).toContain('"banana" is not an X11 display name');
+    await expect.poll(() => errorOf('desktop.display').innerText(), { timeout: 10_000 }).toContain('"banana" is not an X11 display name');
     await save('desktop.display', ':987');
-    await expect.poll(() => errorOf('desktop.display').innerText()).toContain('No X server answers at display :987');
+    await expect.poll(() => errorOf('desktop.display').innerText(), { timeout: 10_000 }).toContain('No X server answers at display :987');
     expect(file().desktop).toBeUndefined();
     await save('desktop.display', x.display);
-    await expect.poll(() => file().desktop?.display).toBe(x.display);
+    await expect.poll(() => file().desktop?.display, { timeout: 10_000 }).toBe(x.display);
   });
 
   it('says a bad number in a person\'s words, and announces unsaved changes only when there are some', async () => {
@@ -89,9 +89,9 @@ describe('settings that cannot take effect (sightline serve + Chromium)', () => 
     // Out of the screen reader's reach while hidden.
     expect(await page.locator('.savebar').getAttribute('inert')).not.toBeNull();
     await save('capture.quality', '500');
-    await expect.poll(() => errorOf('capture.quality').innerText()).toBe('Must be at most 100.');
+    await expect.poll(() => errorOf('capture.quality').innerText(), { timeout: 10_000 }).toBe('Must be at most 100.');
     expect(await unsaved.textContent()).toBe('You have unsaved changes.');
     await page.getByRole('button', { name: 'Revert' }).click();
-    await expect.poll(() => unsaved.textContent()).toBe('');
+    await expect.poll(() => unsaved.textContent(), { timeout: 10_000 }).toBe('');
   });
 });

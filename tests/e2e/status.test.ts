@@ -41,7 +41,7 @@ describe('one status model (sightline serve + Chromium)', () => {
 
   it('counts a partly working source as needing attention in the header and in Setup alike', async () => {
     await page.goto(`${s.base}/#/setup`);
-    await expect.poll(() => text('status-sources')).toBe('1/1 sources ready');
+    await expect.poll(() => text('status-sources'), { timeout: 10_000 }).toBe('1/1 sources ready');
     expect(await page.locator('[data-testid="nav-setup"] .count').count()).toBe(0);
 
     // A second browser that does not answer: the source works, partly.
@@ -49,34 +49,34 @@ describe('one status model (sightline serve + Chromium)', () => {
     await page.getByTestId('setup-recheck').click();
     const card = page.getByTestId('setup-source-browser');
     await expect.poll(() => card.getByTestId('setup-state').innerText(), { timeout: 15_000 }).toContain('Partly working');
-    await expect.poll(() => text('status-sources')).toBe('0/1 sources ready');
+    await expect.poll(() => text('status-sources'), { timeout: 10_000 }).toBe('0/1 sources ready');
     expect(await page.locator('[data-testid="nav-setup"] .count').innerText()).toBe('1');
     expect(await text('setup-summary')).toMatch(/^0 of 1 sources ready, 1 needs attention/);
     await put({ browser: { endpoint: chrome.endpoint, headless: true, endpoints: [] } });
     await page.getByTestId('setup-recheck').click();
-    await expect.poll(() => text('status-sources')).toBe('1/1 sources ready');
+    await expect.poll(() => text('status-sources'), { timeout: 10_000 }).toBe('1/1 sources ready');
   });
 
   it('never says Ready above a browser that died: Targets, the header and Setup turn at once', async () => {
     await page.goto(`${s.base}/#/targets`);
     const group = page.getByTestId('target-group-browser');
     await expect.poll(() => group.getByTestId('target-row').count(), { timeout: 15_000 }).toBeGreaterThan(0);
-    expect(await group.getByTestId('group-state').innerText()).toBe('Ready');
+    await expect.poll(() => group.getByTestId('group-state').innerText(), { timeout: 10_000 }).toBe('Ready');
 
     await chrome.kill();
     await page.getByTestId('targets-refresh').click();
     await expect.poll(() => group.getByTestId('target-error').count(), { timeout: 15_000 }).toBe(1);
     expect(await group.getByTestId('target-error').getAttribute('data-code')).toBe('SOURCE_UNAVAILABLE');
-    await expect.poll(() => group.getByTestId('group-state').innerText()).toBe('Needs attention');
+    await expect.poll(() => group.getByTestId('group-state').innerText(), { timeout: 10_000 }).toBe('Needs attention');
     // The header heard it from the server (no reload, no health timer), and Setup says the same.
     await expect.poll(() => text('status-sources'), { timeout: 10_000 }).toBe('0/1 sources ready');
     expect(await page.locator('[data-testid="nav-setup"] .count').innerText()).toBe('1');
     await page.getByTestId('nav-setup').click();
-    await expect.poll(() => page.getByTestId('setup-source-browser').getByTestId('setup-state').innerText()).toContain('Needs attention');
+    await expect.poll(() => page.getByTestId('setup-source-browser').getByTestId('setup-state').innerText(), { timeout: 10_000 }).toContain('Needs attention');
   });
 
   it('counts the agents connected now: one that goes away without ending its session is no longer counted', async () => {
-    await expect.poll(() => text('status-agents')).toMatch(/^0 agents$/);
+    await expect.poll(() => text('status-agents'), { timeout: 10_000 }).toMatch(/^0 agents$/);
     const first = await httpClient(s.mcpUrl, s.token, 'agent-one');
     const second = await httpClient(s.mcpUrl, s.token, 'agent-two');
     await expect.poll(() => text('status-agents'), { timeout: 10_000 }).toMatch(/^2 agents$/);
