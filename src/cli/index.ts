@@ -13,6 +13,7 @@ const USAGE = `sightline ${VERSION} — eyes and hands for AI agents
 Usage:
   sightline mcp   [--data-dir DIR] [--in-process]   MCP over stdio (what an MCP client spawns)
   sightline serve [--data-dir DIR] [--port N]       headless server: dashboard + Streamable HTTP MCP
+                                                    (no --port: the port used last, kept in DIR/port)
   sightline agent --goal "…" --target T [options]   a vision model reaches a goal through Sightline (agent --help)
   sightline --version | --help
 
@@ -52,8 +53,9 @@ export async function main(argv: string[]): Promise<void> {
     case 'mcp':
       return (await import('./mcp.ts')).runMcp(dataDir, values['in-process'] ?? false, log);
     case 'serve': {
-      const port = values.port === undefined ? 0 : Number(values.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, not ${values.port}`);
+      // No --port: the port this data directory used last, so open dashboards find the server again.
+      const port = values.port === undefined ? undefined : Number(values.port);
+      if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be 0–65535, not ${values.port}`);
       return (await import('./serve.ts')).runServe(dataDir, port, log);
     }
     default:

@@ -16,13 +16,13 @@ function dashboardDir(): string | undefined {
   return undefined;
 }
 
-export async function runServe(dataDir: string, port: number, log: (line: string) => void): Promise<void> {
+export async function runServe(dataDir: string, port: number | undefined, log: (line: string) => void): Promise<void> {
   const core = await createCore({ dataDir, log });
   const stopMaintenance = core.startMaintenance(log);
   indexArchives(core, log);
   const server = await startServer(core, { port, staticDir: dashboardDir(), log });
   writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
-  process.stdout.write(`Sightline ${VERSION} (headless)\nDashboard: ${server.dashboardUrl}\nMCP: ${server.mcpUrl}\nData: ${dataDir}\n`);
+  process.stdout.write(`Sightline ${VERSION} (headless)\nDashboard: ${server.dashboardUrl}\nMCP: ${server.mcpUrl}\nData: ${dataDir}\n${server.portNote ? `Note: ${server.portNote}\n` : ''}`);
   const stop = async (): Promise<void> => {
     stopMaintenance();
     removeDiscoveryFile(dataDir);

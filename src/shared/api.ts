@@ -305,6 +305,8 @@ export interface SettingsView {
   settings: SettingsValues;
   /** What settings.json alone holds (what the dashboard edits). */
   file: SettingsPatch;
+  /** Settings an environment variable overrides now (key → the variable and its value): the file's value waits. */
+  environment?: Record<string, { variable: string; value: string }>;
 }
 
 /** Server-sent events on `GET /api/events`. */

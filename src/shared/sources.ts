@@ -20,6 +20,8 @@ export interface FieldDef {
   step?: number | 'any';
   unit?: string;
   placeholder?: string;
+  /** An environment variable that, when set, wins over this field (the dashboard says so). */
+  env?: string;
 }
 
 /** An action a source offers the human in Setup (e.g. "Launch browser"). */

@@ -2,7 +2,10 @@
  * E2E support: a seeded catalog, the real `sightline serve`, and headless Chromium
  * (the Debian package; never a downloaded browser) driven by playwright-core.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -135,8 +138,8 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A page that opened the printed Dashboard URL (which sets the session cookie). */
-export async function openDashboard(browser: Browser, dashboardUrl: string, options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.colorScheme ?? 'light' });
+export async function openDashboard(browser: Browser, dashboardUrl: string, options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; /** Let a test inject a script (axe-core) past the dashboard's CSP. */ bypassCSP?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.colorScheme ?? 'light', bypassCSP: options.bypassCSP ?? false });
   const page = await context.newPage();
   await page.goto(dashboardUrl);
   await page.waitForSelector('[data-testid="pause-switch"]:not([disabled])');
@@ -160,4 +163,43 @@ export async function screenshot(page: Page, name: string, options: { keepToasts
 /** ISO time `minutes` before now, with the local UTC offset written out as the catalog expects. */
 export function minutesAgo(minutes: number, now = Date.now()): string {
   return new Date(now - minutes * 60_000).toISOString();
+}
+
+export interface DebugBrowser {
+  /** Its DevTools endpoint, http://127.0.0.1:<port>. */
+  endpoint: string;
+  proc: ChildProcess;
+  /** Kill it outright, as a crash would. */
+  kill(): Promise<void>;
+}
+
+/** A headless Chromium with remote debugging on a port of its choosing: a browser the browser source can adopt. */
+export async function startDebugBrowser(): Promise<DebugBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'sightline-e2e-chromium-'));
+  const proc = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const endpoint = await new Promise<string>((ok, fail) => {
+    let err = '';
+    const timer = setTimeout(() => fail(new Error(`chromium did not start: ${err}`)), 30_000);
+    proc.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        ok(`http://127.0.0.1:${m[1]}`);
+      }
+    });
+    proc.once('exit', (code) => fail(new Error(`chromium exited ${code}: ${err}`)));
+  });
+  return {
+    endpoint,
+    proc,
+    async kill() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const gone = once(proc, 'exit');
+        proc.kill('SIGKILL');
+        await gone;
+      }
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }

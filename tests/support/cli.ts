@@ -24,12 +24,16 @@ export interface Served {
   mcpUrl: string;
   base: string;
   token: string;
+  /** What it printed on stdout so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
-/** `sightline serve --port 0`, waiting for its Dashboard:/MCP: lines. */
-export async function serve(dataDir: string, env: Record<string, string> = {}): Promise<Served> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `sightline serve --port 0` (`port: 'remembered'`: no --port), waiting for its Dashboard:/MCP: lines. */
+export async function serve(dataDir: string, env: Record<string, string> = {}, options: { port?: number | 'remembered' } = {}): Promise<Served> {
+  const port = options.port ?? 0;
+  const args = [BIN, 'serve', ...(port === 'remembered' ? [] : ['--port', String(port)]), '--data-dir', dataDir];
+  const proc = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -53,6 +57,7 @@ export async function serve(dataDir: string, env: Record<string, string> = {}): 
     mcpUrl,
     base: u.origin,
     token: u.searchParams.get('token')!,
+    output: () => out,
     async stop() {
       if (proc.exitCode !== null) return;
       proc.kill('SIGTERM');

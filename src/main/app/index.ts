@@ -107,7 +107,8 @@ async function start(): Promise<void> {
   const dataDir = resolveDataDir(flagValue(process.argv, '--data-dir'));
   const core = await createCore({ dataDir, log, host: { macPermissions: () => desktopPermissionStates(permissionFacts()) } });
   core.startMaintenance(log);
-  const server = await startServer(core, { port: 0, staticDir: join(here, '../renderer'), log });
+  // The port used last (remembered in the data directory): a dashboard left open in a browser reconnects.
+  const server = await startServer(core, { staticDir: join(here, '../renderer'), log });
   writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
   ctx = { core, server, dataDir, window: null, tray: null, status: null, targets: [], busy: 0 };
   log(`[sightline] app serving ${server.url} (data ${dataDir})`);

@@ -304,6 +304,10 @@ export interface SettingsPort {
   file(): SettingsPatch;
   /** Validate a partial settings object, write settings.json atomically, apply. Bad input changes nothing. */
   update(patch: SettingsPatch): SettingsValues;
+  /** SETTINGS_INVALID when a changed value cannot take effect here (a missing folder, a display that does not open). */
+  vet(patch: SettingsPatch): Promise<void>;
+  /** Settings an environment variable overrides now: key → the variable and its value. */
+  environment(): Record<string, { variable: string; value: string }>;
 }
 
 export interface StatusPort {

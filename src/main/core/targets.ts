@@ -25,7 +25,9 @@ export class TargetService implements TargetsPort {
         try {
           const s = await this.#sources.get(name);
           out.targets.push(...(await portOf(s, 'screen').listTargets(signal)));
+          this.#sources.observed(name);
         } catch (e) {
+          this.#sources.observed(name, e);
           const err = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error).message, 'This is a Sightline bug; the log has details.');
           out.errors.push({ source: name, code: err.code, message: err.message, hint: err.hint });
         }

@@ -145,18 +145,26 @@ export const frameUrls = {
 
 const EVENT_TYPES = ['frame', 'frame-updated', 'activity', 'status', 'progress'] as const;
 
+/** Waits before opening a stream the browser gave up on: 1 s, doubling to at most 10 s. */
+const RETRY_MS = [1000, 2000, 4000, 8000, 10_000];
+
 /**
  * Subscribe to `/api/events`. Accepts both plain `data:` messages carrying a
  * ServerEvent and named events (`event: frame`) whose data is the event or its payload.
- * EventSource reconnects by itself; `onOpen` fires on every (re)connection so callers
- * can refetch what they may have missed.
+ * `onOpen` fires on every (re)connection so callers can refetch what they may have missed.
+ * EventSource retries a dropped connection by itself, but gives up for good on an answer that is
+ * not a stream (a server still starting, a proxy's error page): then a new one is opened after a
+ * wait, for as long as the page is open, so a restarted server is found again.
  */
 export function subscribe(handlers: {
   onEvent: (e: ServerEvent) => void;
   onOpen?: () => void;
   onError?: () => void;
 }): () => void {
-  const source = new EventSource(`${API_PREFIX}/events`, { withCredentials: true });
+  let source: EventSource | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+  let stopped = false;
   const handle = (name: string) => (msg: MessageEvent<string>) => {
     let data: unknown;
     try {
@@ -167,11 +175,28 @@ export function subscribe(handlers: {
     const event = parseServerEvent(name, data);
     if (event) handlers.onEvent(event);
   };
-  source.addEventListener('message', handle('message'));
-  for (const t of EVENT_TYPES) source.addEventListener(t, handle(t));
-  source.addEventListener('open', () => handlers.onOpen?.());
-  source.addEventListener('error', () => handlers.onError?.());
-  return () => source.close();
+  const open = (): void => {
+    const es = new EventSource(`${API_PREFIX}/events`, { withCredentials: true });
+    source = es;
+    es.addEventListener('message', handle('message'));
+    for (const t of EVENT_TYPES) es.addEventListener(t, handle(t));
+    es.addEventListener('open', () => {
+      failures = 0;
+      handlers.onOpen?.();
+    });
+    es.addEventListener('error', () => {
+      handlers.onError?.();
+      if (es.readyState !== EventSource.CLOSED || stopped) return;
+      es.close();
+      timer = setTimeout(open, RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]);
+    });
+  };
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    source?.close();
+  };
 }
 
 /** Normalise one SSE message into a ServerEvent (pure; exported for tests). */

@@ -56,9 +56,40 @@ export function indexLine(s: TextIndexStatus | null | undefined): string {
   }
 }
 
+/** What nothing matching means when the server gives no reason a person can read. */
+const EMPTY: Record<NonNullable<ScreenshotSearch['reason']>, string> = {
+  NO_FRAMES_IN_RANGE: 'No screenshots were taken in these days. Widen the dates.',
+  NOT_INDEXED_YET: 'Nothing matched yet: the text index has not read every screenshot. Search again later.',
+  INDEX_OFF: 'Screen text is not indexed: turn on “Index screen text for search” in Settings.',
+  EXCLUDED_APP: 'Screenshots of this app are never indexed (Settings → Never index these apps).',
+  NO_MATCH: 'Nothing matched. Try fewer or other words.',
+};
+
+/** Tool names, parameters and settings keys: words for an agent, not for the person at the dashboard. */
+const AGENT_WORDS = /list_screenshots|find_text|get_screenshot|search_screenshots|from\/to|\bref\b/;
+
+/**
+ * The server's remediation (written for agents too) as the dashboard says it: settings keys in
+ * parentheses go, and a clause that sends the reader to an agent's tool is cut off.
+ */
+export function forPeople(text: string): string {
+  const out: string[] = [];
+  for (const sentence of text.replace(/\s*\((?:ocr|sources|input|capture|privacy)\.[\w.]+\)/g, '').split(/(?<=\.)\s+/)) {
+    const m = AGENT_WORDS.exec(sentence);
+    if (!m) {
+      out.push(sentence);
+      continue;
+    }
+    const head = sentence.slice(0, m.index);
+    const cut = Math.max(head.lastIndexOf(': '), head.lastIndexOf(', or '), head.lastIndexOf('; '));
+    if (cut > 0) out.push(`${sentence.slice(0, cut).trim()}.`);
+  }
+  return out.join(' ').trim();
+}
+
 /** What to say above the results (or instead of them); `shown` is how many hits are listed. */
 export function resultsLine(r: ScreenshotSearch, shown = r.results.length): string {
-  if (shown === 0) return r.remediation ?? 'Nothing matched.';
+  if (shown === 0) return (r.remediation && forPeople(r.remediation)) || (r.reason ? EMPTY[r.reason] : 'Nothing matched.');
   const all = `${formatCount(r.total)} ${r.total === 1 ? 'screenshot matches' : 'screenshots match'}`;
   return shown < r.total ? `${all}, newest first: showing ${formatCount(shown)}` : `${all}, newest first`;
 }

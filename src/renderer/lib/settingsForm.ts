@@ -74,7 +74,7 @@ export const CORE_FIELDS: readonly FieldDef[] = [
     help: 'One per line. Browser upload_file and Android install_apk take files inside these folders only; empty allows none.',
     placeholder: '~/Documents/for-agents',
   },
-  { key: 'ocr.enabled', section: 'Screen text', kind: 'toggle', label: 'Read text by OCR', help: 'Where a screen has no text of its own (desktop windows, the archive): find_text, click and wait by text. Text never leaves this machine.' },
+  { key: 'ocr.enabled', section: 'Screen text', kind: 'toggle', label: 'Read text by OCR', help: 'Where a screen has no text of its own (desktop windows, the archive), so agents can find, click and wait for words on it. Text never leaves this machine.' },
   { key: 'ocr.index', section: 'Screen text', kind: 'toggle', label: 'Index screen text for search', help: 'Live frames as they are captured, the archive in the background, newest first.' },
   { key: 'ocr.cpuBudget', section: 'Screen text', kind: 'number', label: 'Indexer CPU budget', unit: 'cores', min: 1, max: 64, step: 1, help: 'At low priority; indexing pauses while agents capture.' },
   {
@@ -144,8 +144,12 @@ export function toFormValue(def: FieldDef, settings: unknown): FormValue {
   }
 }
 
-export function formFrom(settings: unknown, defs: readonly FieldDef[]): FormValues {
-  return Object.fromEntries(defs.map((d) => [d.key, toFormValue(d, settings)]));
+/**
+ * The form's values: the effective settings, except where an environment variable wins: there the
+ * field shows what the file holds (what saving here changes), and the screen names the variable.
+ */
+export function formFrom(settings: unknown, defs: readonly FieldDef[], file?: unknown, environment: Record<string, unknown> = {}): FormValues {
+  return Object.fromEntries(defs.map((d) => [d.key, toFormValue(d, d.key in environment ? file : settings)]));
 }
 
 /**
@@ -201,13 +205,29 @@ export function fieldForKey(key: string | undefined, defs: readonly FieldDef[]):
 }
 
 /**
- * The part of a server validation message worth showing under its field:
+ * The part of a server validation message worth showing under its field, in a person's words:
  * `settings.json: "capture.maxDimension" is invalid (Too small: expected number to be >=64).`
- * → `Too small: expected number to be >=64.` Other messages pass unchanged.
+ * → `Must be at least 64.` Other messages pass unchanged.
  */
 export function fieldMessage(message: string): string {
   const m = /is invalid \((.+)\)\.?$/.exec(message);
   if (!m) return message;
-  const inner = m[1]!.trim();
+  const inner = plainWords(m[1]!.trim());
   return `${inner.charAt(0).toUpperCase()}${inner.slice(1)}${/[.!?]$/.test(inner) ? '' : '.'}`;
+}
+
+/** The schema library's wording (`Too small: expected string to have >=1 characters`) as a person would say it. */
+export function plainWords(message: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /^Too small: expected string to have >=?(\d+) characters?/.exec(message))) return m[1] === '1' ? 'Must not be empty' : `Must be at least ${m[1]} characters`;
+  if ((m = /^Too big: expected string to have <=?(\d+) characters?/.exec(message))) return `Must be at most ${m[1]} characters`;
+  if ((m = /^Too small: expected (?:number|int) to be >(=?)(-?[\d.e+]+)/.exec(message))) return m[1] ? `Must be at least ${m[2]}` : `Must be more than ${m[2]}`;
+  if ((m = /^Too big: expected (?:number|int) to be <(=?)(-?[\d.e+]+)/.exec(message))) return m[1] ? `Must be at most ${m[2]}` : `Must be less than ${m[2]}`;
+  if ((m = /^Too big: expected array to have <=?(\d+) items?/.exec(message))) return `At most ${m[1]} lines`;
+  if (/^Invalid input: expected int, received number/.test(message)) return 'Must be a whole number';
+  if (/^Invalid input: expected (?:number|int)/.test(message)) return 'Must be a number';
+  if (/^Invalid URL/.test(message)) return 'Must be a web address such as http://127.0.0.1:9222';
+  if ((m = /^Invalid option: expected one of (.+)$/.exec(message))) return `Must be one of ${m[1]!.replace(/"/g, '').split('|').join(', ')}`;
+  if (/^Invalid input: expected boolean/.test(message)) return 'Must be on or off';
+  return message;
 }

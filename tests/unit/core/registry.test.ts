@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { SourceRegistry, type RegistrySettings } from '../../../src/main/core/sources/registry.ts';
 import { defineSource, type AnySourceModule } from '../../../src/main/core/sources/module.ts';
 import type { Source } from '../../../src/main/core/sources/source.ts';
+import { SightlineError } from '../../../src/shared/errors.ts';
 import type { SettingsValues } from '../../../src/shared/settings.ts';
 
 class FakeSettings extends EventEmitter implements RegistrySettings {
@@ -94,5 +95,27 @@ describe('the source registry', () => {
     const r = new SourceRegistry([moduleCounting([])], new FakeSettings(on()), context);
     await expect(r.port('probe:x', 'network')).resolves.toHaveProperty('networkIdle');
     await expect(r.port('probe:x', 'apps')).rejects.toMatchObject({ code: 'UNSUPPORTED', message: expect.stringMatching(/no apps to manage/) });
+  });
+
+  it('marks a source down at once when a call finds it unavailable, and checks again when it answers', async () => {
+    let up = true;
+    const r = new SourceRegistry([moduleCounting([], () => up)], new FakeSettings(on()), context);
+    await r.health();
+    let changes = 0;
+    r.onChange(() => changes++);
+    up = false;
+    // A listing refused: the health says so before any timer runs, and the change is announced once.
+    r.observed('probe', new SightlineError('SOURCE_UNAVAILABLE', 'The probe is unplugged.', 'Plug it in.'));
+    r.observed('probe', new SightlineError('SOURCE_UNAVAILABLE', 'The probe is unplugged.', 'Plug it in.'));
+    expect(r.lastHealth('probe')).toMatchObject({ available: false, reason: 'The probe is unplugged', remediation: 'Plug it in.' });
+    expect(changes).toBe(1);
+    // Another failure (a bad argument) says nothing of the source's health.
+    up = true;
+    r.observed('probe', new SightlineError('INVALID_ARGUMENT', 'bad', 'fix it'));
+    expect(r.lastHealth('probe')?.available).toBe(false);
+    // It answered: checked again, and back.
+    r.observed('probe');
+    await expect.poll(() => r.lastHealth('probe')?.available).toBe(true);
+    expect(changes).toBe(2);
   });
 });

@@ -27,8 +27,8 @@ describe('local server guards', () => {
     expect(isAllowedOrigin('https://127.0.0.1:4000', 4000)).toBe(false);
   });
   it('authorises by bearer token or by a session cookie that never holds the token', () => {
-    const sessions = new BrowserSessions();
     const token = 't'.repeat(43);
+    const sessions = new BrowserSessions(token);
     const id = sessions.create();
     expect(id).not.toContain(token);
     expect(isAuthorised({ authorization: `Bearer ${token}` }, token, sessions)).toBe(true);
@@ -45,5 +45,17 @@ describe('local server guards', () => {
     expect(tokensEqual('abc', 'abc')).toBe(true);
     expect(tokensEqual('abc', 'abd')).toBe(false);
     expect(tokensEqual('abc', 'abcd')).toBe(false);
+  });
+  it('keeps a session across a restart with the same token, and ends it with a new token or a forged signature', () => {
+    const token = 't'.repeat(43);
+    const id = new BrowserSessions(token).create();
+    // A server started again over the same data directory.
+    expect(new BrowserSessions(token).valid(`sightline_session=${id}`)).toBe(true);
+    expect(new BrowserSessions('u'.repeat(43)).valid(`sightline_session=${id}`)).toBe(false);
+    const [nonce, signature] = id.split('.') as [string, string];
+    expect(new BrowserSessions(token).valid(`sightline_session=${nonce}x.${signature}`)).toBe(false);
+    expect(new BrowserSessions(token).valid(`sightline_session=${nonce}`)).toBe(false);
+    expect(new BrowserSessions(token).valid(`sightline_session=.${signature}`)).toBe(false);
+    expect(id).not.toContain(token);
   });
 });

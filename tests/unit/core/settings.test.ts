@@ -31,6 +31,21 @@ describe('settings', () => {
     expect(resolveDataDir(undefined, { SIGHTLINE_DATA_DIR: '/y' })).toBe('/y');
   });
 
+  it('names the environment variables that win over fields, and refuses a change that could not take effect', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ manictime: { dataDir: '/file' } }));
+    const store = SettingsStore.load(dir, BUILTIN_SOURCES, { env: { MANICTIME_DATA_DIR: dir, SIGHTLINE_BROWSER_URL: 'http://127.0.0.1:2222', DISPLAY: '' } });
+    expect(store.environment()).toEqual({ 'manictime.dataDir': { variable: 'MANICTIME_DATA_DIR', value: dir }, 'browser.endpoint': { variable: 'SIGHTLINE_BROWSER_URL', value: 'http://127.0.0.1:2222' } });
+    // Judged on what the file would hold, not on the environment's folder (which exists).
+    await expect(store.vet({ manictime: { dataDir: join(dir, 'missing') } })).rejects.toMatchObject({ code: 'SETTINGS_INVALID', details: { key: 'manictime.dataDir' }, message: expect.stringContaining('There is no folder') });
+    await expect(store.vet({ manictime: { dataDir: 'relative/folder' } })).rejects.toMatchObject({ message: expect.stringContaining('is not a full path') });
+    await expect(store.vet({ desktop: { display: 'banana' } })).rejects.toMatchObject({ details: { key: 'desktop.display' }, message: expect.stringContaining('is not an X11 display name') });
+    await expect(store.vet({ manictime: { dataDir: dir } })).resolves.toBeUndefined();
+    // A section the change leaves as it was is not asked (the file's missing /file stays allowed).
+    await expect(store.vet({ capture: { quality: 50 } })).resolves.toBeUndefined();
+    expect(readFileSync(join(dir, 'settings.json'), 'utf8')).toContain('/file');
+  });
+
   it('rejects invalid JSON with the file named', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'settings.json'), '{ nope');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ScreenshotSearch } from '../../../src/shared/api.ts';
 import { boxesToPercent, indexLine, resultsLine, snippetParts } from '../../../src/renderer/lib/search.ts';
 
 describe('timeline search helpers', () => {
@@ -27,7 +28,14 @@ describe('timeline search helpers', () => {
     );
     expect(indexLine({ state: 'idle', done: 3, total: 3, excluded: 1, queued: 0 })).toBe('Text index: 3 of 3 screenshots, up to date (1 of excluded apps skipped).');
     expect(indexLine({ state: 'off', reason: 'Text indexing is turned off (ocr.index).', done: 0, total: 9, excluded: 0, queued: 0 })).toMatch(/^Text index off: Text indexing is turned off/);
-    expect(resultsLine({ results: [], total: 0, more: false, reason: 'NO_MATCH', remediation: 'Nothing here.' })).toBe('Nothing here.');
+    // The server's remediation names agents' tools; a person reads the dashboard's own words.
+    const none = (reason: NonNullable<ScreenshotSearch['reason']>, remediation: string): string => resultsLine({ results: [], total: 0, more: false, reason, remediation });
+    expect(none('NOT_INDEXED_YET', 'Nothing matched yet, but the text index has not read 5 of the 9 screenshots today. Search again later, or use list_screenshots and find_text on a ref.')).toBe('Nothing matched yet, but the text index has not read 5 of the 9 screenshots today. Search again later.');
+    expect(none('NO_FRAMES_IN_RANGE', 'No frames were captured today: widen from/to, or check list_screenshots for what exists.')).toBe('No frames were captured today.');
+    expect(none('EXCLUDED_APP', 'Frames of KeePassXC are never indexed (ocr.excludeApps): they cannot be searched. Use list_screenshots with from/to to find them by time.')).toBe('Frames of KeePassXC are never indexed: they cannot be searched.');
+    expect(none('NO_MATCH', 'Nothing here.')).toBe('Nothing here.');
+    // Nothing left a person can use: the dashboard's own sentence.
+    expect(none('NOT_INDEXED_YET', 'Use list_screenshots.')).toBe('Nothing matched yet: the text index has not read every screenshot. Search again later.');
     expect(resultsLine({ results: [], total: 153, more: true }, 50)).toBe('153 screenshots match, newest first: showing 50');
     expect(resultsLine({ results: [], total: 1, more: false }, 1)).toBe('1 screenshot matches, newest first');
   });

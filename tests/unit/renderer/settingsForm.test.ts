@@ -50,7 +50,14 @@ describe('settings form', () => {
   });
 
   it('shortens a validation message for its field', () => {
-    expect(fieldMessage('settings.json: "capture.maxDimension" is invalid (Too small: expected number to be >=64).')).toBe('Too small: expected number to be >=64.');
+    expect(fieldMessage('settings.json: "capture.maxDimension" is invalid (Too small: expected number to be >=64).')).toBe('Must be at least 64.');
+    // The schema library's words never reach a person.
+    expect(fieldMessage('settings.json: "capture.quality" is invalid (Too big: expected number to be <=100).')).toBe('Must be at most 100.');
+    expect(fieldMessage('settings.json: "capture.quality" is invalid (Invalid input: expected number, received string).')).toBe('Must be a number.');
+    expect(fieldMessage('settings.json: "capture.quality" is invalid (Invalid input: expected int, received number).')).toBe('Must be a whole number.');
+    expect(fieldMessage('settings.json: "desktop.display" is invalid (Too small: expected string to have >=1 characters).')).toBe('Must not be empty.');
+    expect(fieldMessage('settings.json: "browser.endpoint" is invalid (Invalid URL).')).toBe('Must be a web address such as http://127.0.0.1:9222.');
+    expect(fieldMessage('settings.json: "capture.format" is invalid (Invalid option: expected one of "jpeg"|"webp"|"png").')).toBe('Must be one of jpeg, webp, png.');
     expect(fieldMessage('"x" is not a known setting.')).toBe('"x" is not a known setting.');
   });
 });

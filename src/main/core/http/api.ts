@@ -99,8 +99,11 @@ function handlers(s: ApiServices): Handlers {
       // A run's actions are in the log; its folder does not know them.
       return { runs: runs.map((r) => ({ ...r, actions: s.activity.count({ run: r.id }) })) };
     },
-    settings: async () => ({ settings: s.settings.values(), file: s.settings.file() }),
-    saveSettings: async ({ body }) => ({ settings: s.settings.update(body) }),
+    settings: async () => ({ settings: s.settings.values(), file: s.settings.file(), environment: s.settings.environment() }),
+    saveSettings: async ({ body }) => {
+      await s.settings.vet(body);
+      return { settings: s.settings.update(body) };
+    },
     pause: async ({ body }) => {
       s.setPaused(body.paused);
       return s.status();

@@ -3,7 +3,7 @@
  * Origin checks against DNS rebinding (a web page that resolves its own name to
  * 127.0.0.1 still sends its own Host and Origin).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -71,21 +71,33 @@ export function bearerToken(headers: { authorization?: string }): string | undef
 }
 
 /**
- * Dashboard sessions: the cookie carries a random session id, never the token itself
- * (cookies are not bound to a port, so other servers on 127.0.0.1 would receive it).
+ * Dashboard sessions: the cookie carries a random session id and its signature by the token, never
+ * the token itself (cookies are not bound to a port, so other servers on 127.0.0.1 would receive it).
+ * Signed rather than remembered, so an open dashboard stays signed in across a restart of the server
+ * (the token lives in the data directory); a new token ends every session.
  */
 export class BrowserSessions {
-  readonly #ids = new Set<string>();
+  readonly #key: Buffer;
+
+  constructor(token: string) {
+    // A key of its own: a session's signature says nothing about the bearer token.
+    this.#key = createHmac('sha256', token).update('sightline dashboard session').digest();
+  }
 
   create(): string {
     const id = randomBytes(32).toString('base64url');
-    this.#ids.add(id);
-    return id;
+    return `${id}.${this.#sign(id)}`;
   }
 
   valid(cookieHeader: string | undefined): boolean {
-    const id = parseCookies(cookieHeader)[SESSION_COOKIE];
-    return id !== undefined && this.#ids.has(id);
+    const value = parseCookies(cookieHeader)[SESSION_COOKIE];
+    const dot = value?.indexOf('.') ?? -1;
+    if (value === undefined || dot <= 0) return false;
+    return tokensEqual(value.slice(dot + 1), this.#sign(value.slice(0, dot)));
+  }
+
+  #sign(id: string): string {
+    return createHmac('sha256', this.#key).update(id).digest('base64url');
   }
 }
 

@@ -4,7 +4,7 @@
  * needs the token and a loopback Host and Origin.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +18,11 @@ import { createApi, type ApiServices } from './api.ts';
 import { BrowserSessions, SESSION_COOKIE, ensureToken, isAllowedHost, isAllowedOrigin, isAuthorised, tokensEqual } from './security.ts';
 
 export interface ServerOptions {
+  /**
+   * Listen here (0: any free port). Omitted: the port remembered in the data directory (else
+   * DEFAULT_PORT), so a dashboard left open finds the server again after a restart; when that port
+   * is taken another is used, remembered, and said in `portNote`.
+   */
   port?: number;
   /** Built dashboard (out/renderer); omitted = API and MCP only. */
   staticDir?: string;
@@ -31,7 +36,30 @@ export interface RunningServer {
   /** Opens the dashboard already authorised (sets the session cookie, then redirects to /). */
   dashboardUrl: string;
   token: string;
+  /** Set when the remembered port was taken and another was used: what a person should know. */
+  portNote?: string;
   close(): Promise<void>;
+}
+
+/** The first port tried when none is remembered (not a registered service's). */
+export const DEFAULT_PORT = 47_816;
+/** Where the port is remembered between runs. */
+export const PORT_FILE = 'port';
+
+function rememberedPort(dataDir: string): number | undefined {
+  try {
+    const n = Number(readFileSync(join(dataDir, PORT_FILE), 'utf8').trim());
+    return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberPort(dataDir: string, port: number): void {
+  const path = join(dataDir, PORT_FILE);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${port}\n`, { mode: 0o600 });
+  renameSync(tmp, path);
 }
 
 const TYPES: Record<string, string> = {
@@ -47,6 +75,11 @@ const TYPES: Record<string, string> = {
 
 /** An MCP session with no request for this long was abandoned by its client. */
 const SESSION_IDLE_MS = 12 * 3600_000;
+/**
+ * A client that keeps no stream open (it only posts) counts as connected this long after its last
+ * request. One that held a stream counts while the stream is open: its closing is the disconnect.
+ */
+const PRESENCE_LINGER_MS = 60_000;
 const MAX_BODY = 4 * 1024 * 1024;
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -79,11 +112,74 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+interface McpSession {
+  transport: StreamableHTTPServerTransport;
+  seen: number;
+  presence: Presence;
+}
+
+/**
+ * Whether one MCP session's client is there now: while a stream of it is open, or for a while after
+ * its last request when it never held one. Reports each arrival and departure once.
+ */
+class Presence {
+  readonly #report: (delta: 1 | -1) => void;
+  #open = 0;
+  #streams = 0;
+  #heldStream = false;
+  #present = false;
+  #ended = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(report: (delta: 1 | -1) => void) {
+    this.#report = report;
+  }
+
+  /** A request of this session; `stream` for the standing GET stream. Ends when `res` closes. */
+  exchange(res: ServerResponse, stream: boolean): void {
+    if (this.#ended) return;
+    this.#open++;
+    if (stream) {
+      this.#streams++;
+      this.#heldStream = true;
+    }
+    this.#set(true);
+    res.once('close', () => {
+      this.#open--;
+      if (stream) this.#streams--;
+      this.#judge();
+    });
+  }
+
+  /** The session ended (the client said goodbye, or it expired). */
+  end(): void {
+    this.#ended = true;
+    clearTimeout(this.#timer);
+    this.#set(false);
+  }
+
+  #judge(): void {
+    if (this.#ended || this.#open > 0) return;
+    clearTimeout(this.#timer);
+    // A client whose stream closed has gone; one that only posts is given time for its next request.
+    if (this.#heldStream && this.#streams === 0) return this.#set(false);
+    this.#timer = setTimeout(() => this.#open === 0 && this.#set(false), PRESENCE_LINGER_MS);
+    this.#timer.unref();
+  }
+
+  #set(present: boolean): void {
+    if (present === this.#present) return;
+    this.#present = present;
+    if (present) clearTimeout(this.#timer);
+    this.#report(present ? 1 : -1);
+  }
+}
+
 export async function startServer(core: ServerServices, options: ServerOptions = {}): Promise<RunningServer> {
   const token = ensureToken(core.dataDir);
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; seen: number }>();
-  const browsers = new BrowserSessions();
+  const sessions = new Map<string, McpSession>();
+  const browsers = new BrowserSessions(token);
   let port = 0;
   const apiListener = getRequestListener(createApi(core).fetch);
 
@@ -130,6 +226,7 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
     if (existing) {
       existing.seen = Date.now();
+      existing.presence.exchange(res, req.method === 'GET');
       return existing.transport.handleRequest(req, res);
     }
     if (typeof sid === 'string') return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
@@ -137,14 +234,21 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     // Only an initialize request opens a session (and builds a server for it).
     const body = await readBody(req);
     if (!isInitialize(body)) return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'No session: initialize first' }, id: null });
+    const presence = new Presence((delta) => core.clientConnected(delta));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, seen: Date.now() }),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, seen: Date.now(), presence });
+        presence.exchange(res, false);
+      },
     });
     transport.onclose = () => {
+      presence.end();
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const server = createMcpServer(core, { log });
+    // This session is counted by what its connections do (below), not by its MCP handshake alone:
+    // a client that dies without ending its session would otherwise be counted for hours.
+    const server = createMcpServer({ ...core, clientConnected: () => undefined }, { log });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
@@ -180,11 +284,36 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     pipeline(createReadStream(file), res, () => undefined);
   }
 
-  await new Promise<void>((ok, fail) => {
-    http.once('error', fail);
-    http.listen(options.port ?? 0, '127.0.0.1', () => ok());
-  });
+  const listen = (at: number): Promise<void> =>
+    new Promise<void>((ok, fail) => {
+      const failed = (e: Error): void => fail(e);
+      http.once('error', failed);
+      http.listen(at, '127.0.0.1', () => {
+        http.off('error', failed);
+        ok();
+      });
+    });
+  let portNote: string | undefined;
+  if (options.port !== undefined) await listen(options.port);
+  else {
+    const wanted = rememberedPort(core.dataDir) ?? DEFAULT_PORT;
+    try {
+      await listen(wanted);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+      await listen(0);
+      portNote = `Port ${wanted} is in use by another program, so Sightline listens on port ${(http.address() as AddressInfo).port} instead (kept for next time). A dashboard open on port ${wanted} must be opened again from the new Dashboard URL.`;
+      log(`[sightline] ${portNote}`);
+    }
+  }
   port = (http.address() as AddressInfo).port;
+  if (options.port === undefined && rememberedPort(core.dataDir) !== port) {
+    try {
+      rememberPort(core.dataDir, port);
+    } catch (e) {
+      log(`[sightline] the port could not be remembered in ${core.dataDir}: ${(e as Error).message}`);
+    }
+  }
   // No agent may drive this dashboard in a browser Sightline operates.
   const forgetPort = addOwnPort(port);
   const base = `http://127.0.0.1:${port}`;
@@ -195,6 +324,7 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     mcpUrl: `${base}/mcp`,
     dashboardUrl: `${base}/auth?token=${encodeURIComponent(token)}`,
     token,
+    ...(portNote ? { portNote } : {}),
     async close() {
       clearInterval(expiry);
       forgetPort();

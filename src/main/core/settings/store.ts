@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { SettingsPatch, SettingsValues } from '../../../shared/settings.ts';
 import type { AnySourceModule } from '../sources/module.ts';
@@ -24,18 +25,23 @@ export class SettingsStore extends EventEmitter<{ change: [next: SettingsValues,
   readonly #schema: SettingsSchema;
   readonly #env: SettingsPatch;
   readonly #overrides: SettingsPatch;
+  readonly #modules: readonly AnySourceModule[];
+  readonly #processEnv: NodeJS.ProcessEnv;
   #values: SettingsValues;
   #file: SettingsPatch;
 
   /** Read `settings.json` (absent = defaults), apply env and flag overrides, validate. */
   static load(dataDir: string, modules: readonly AnySourceModule[], options: SettingsOptions = {}): SettingsStore {
-    return new SettingsStore(dataDir, buildSettingsSchema(modules), envOverrides(modules, options.env ?? process.env), options.overrides ?? {});
+    const env = options.env ?? process.env;
+    return new SettingsStore(dataDir, buildSettingsSchema(modules), envOverrides(modules, env), options.overrides ?? {}, modules, env);
   }
 
-  private constructor(dataDir: string, schema: SettingsSchema, env: SettingsPatch, overrides: SettingsPatch) {
+  private constructor(dataDir: string, schema: SettingsSchema, env: SettingsPatch, overrides: SettingsPatch, modules: readonly AnySourceModule[], processEnv: NodeJS.ProcessEnv) {
     super();
     this.dataDir = dataDir;
     this.#schema = schema;
+    this.#modules = modules;
+    this.#processEnv = processEnv;
     this.#env = env;
     this.#overrides = overrides;
     const path = join(dataDir, SETTINGS_FILE);
@@ -93,6 +99,41 @@ export class SettingsStore extends EventEmitter<{ change: [next: SettingsValues,
     this.#values = next;
     this.emit('change', next, previous);
     return next;
+  }
+
+  /**
+   * Refuse a change that could not take effect on this machine, before anything is written: each
+   * source whose section the patch changes is asked (a ManicTime folder must exist, an X11 display
+   * must open). Judged on what the file would hold: an environment variable's value is not the
+   * person's to fix here.
+   */
+  async vet(patch: SettingsPatch): Promise<void> {
+    const before = parseWith(this.#schema, this.#file, SETTINGS_FILE);
+    const after = parseWith(this.#schema, mergeSettings(this.#file, patch), SETTINGS_FILE);
+    for (const m of this.#modules) {
+      if (!m.vet || isDeepStrictEqual(before[m.name], after[m.name])) continue;
+      const problem = await m.vet(after[m.name], before[m.name], this.#processEnv);
+      if (problem) throw new SightlineError('SETTINGS_INVALID', problem.message, problem.hint, { key: problem.key });
+    }
+  }
+
+  /**
+   * Fields an environment variable wins over now, with the variable (as the field names it) and its
+   * value: the variables a module maps into its section, and those its source reads over a field
+   * itself (DISPLAY over desktop.display).
+   */
+  environment(): Record<string, { variable: string; value: string }> {
+    const out: Record<string, { variable: string; value: string }> = {};
+    for (const m of this.#modules) {
+      const mapped = m.env?.(this.#processEnv) ?? {};
+      for (const f of m.fields ?? []) {
+        const fromEnv = f.env ? this.#processEnv[f.env] : undefined;
+        const fromSection = mapped[f.key.slice(m.name.length + 1)];
+        if (fromEnv) out[f.key] = { variable: f.env!, value: fromEnv };
+        else if (fromSection !== undefined) out[f.key] = { variable: 'an environment variable', value: String(fromSection) };
+      }
+    }
+    return out;
   }
 
   #write(file: SettingsPatch): void {

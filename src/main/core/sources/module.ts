@@ -48,6 +48,13 @@ export interface SourceModule<Config = unknown, S extends Source = Source> {
   env?(env: NodeJS.ProcessEnv): Record<string, unknown> | undefined;
   /** Dashboard fields for this section (keys are full settings paths, e.g. `browser.endpoint`). */
   readonly fields?: readonly FieldDef[];
+  /**
+   * Whether new values of this section can take effect on this machine (a folder that exists, a
+   * display that opens): asked before a change from the dashboard is saved, never when the file is
+   * loaded (a folder on a drive not mounted yet must not stop Sightline from starting). The problem
+   * of the first key that cannot, or undefined.
+   */
+  vet?(next: Config, previous: Config, env: NodeJS.ProcessEnv): Promise<SettingProblem | undefined>;
   /** Tools only this source offers: listed while it is enabled and not known to be unavailable. */
   readonly tools?: readonly AnyTool[];
   /** Actions the human can run from Setup. */
@@ -72,6 +79,13 @@ export interface SourceModule<Config = unknown, S extends Source = Source> {
    * here, lazily, so start-up does not pay for them) and again after its settings changed.
    */
   create(ctx: SourceContext<Config>): S | Promise<S>;
+}
+
+/** Why a setting cannot take effect: its full key, what is wrong, and what to do. */
+export interface SettingProblem {
+  key: string;
+  message: string;
+  hint: string;
 }
 
 /** Declare a module with its config type inferred from its settings schema. */

@@ -4,7 +4,7 @@
  * one whose settings changed, and keeps each source's health, so a disabled or unavailable
  * source explains itself in one place.
  */
-import { SightlineError } from '../../../shared/errors.ts';
+import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import type { SourceHealth, SourceName } from '../../../shared/frame.ts';
 import type { SettingsValues } from '../../../shared/settings.ts';
 import type { SourceInfo } from '../../../shared/sources.ts';
@@ -192,6 +192,27 @@ export class SourceRegistry {
     }
     if (flipped) this.#changed();
     return out;
+  }
+
+  /**
+   * What a call just learnt of a live source: it answered, or it refused as unavailable. A source
+   * found down between health checks is marked so at once (the status, Setup and Targets agree
+   * with what an agent is told); one that answers while marked down is checked again.
+   */
+  observed(name: SourceName, error?: unknown): void {
+    if (!this.isEnabled(name)) return;
+    const known = this.#health.get(name)?.health;
+    if (error === undefined) {
+      if (known && !known.available) void this.health();
+      return;
+    }
+    if (!isSightlineError(error) || error.code !== 'SOURCE_UNAVAILABLE') return;
+    const was = known?.available;
+    this.#health.set(name, {
+      health: { ...(known?.checks ? { checks: known.checks } : {}), source: name, enabled: true, available: false, degraded: false, reason: error.message.replace(/\.$/, ''), ...(error.hint ? { remediation: error.hint } : {}) },
+      at: Date.now(),
+    });
+    if (was !== false) this.#changed();
   }
 
   lastHealth(name: SourceName): SourceHealth | undefined {

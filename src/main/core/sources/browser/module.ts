@@ -16,7 +16,7 @@ export const browserModule = defineSource({
   settings: browserSettings,
   env: (env) => (env.SIGHTLINE_BROWSER_URL ? { endpoint: env.SIGHTLINE_BROWSER_URL } : undefined),
   fields: [
-    { key: 'browser.endpoint', section: 'Connections', kind: 'text', label: 'Browser debugging endpoint', placeholder: 'http://127.0.0.1:9222' },
+    { key: 'browser.endpoint', section: 'Connections', kind: 'text', label: 'Browser debugging endpoint', placeholder: 'http://127.0.0.1:9222', env: 'SIGHTLINE_BROWSER_URL' },
     { key: 'browser.executablePath', section: 'Connections', kind: 'text', label: 'Browser to launch', placeholder: '/usr/bin/chromium' },
   ],
   tools: [scrollIntoViewTool, ...browserTools],

@@ -12,9 +12,16 @@ export const desktopModule = defineSource({
   kind: 'live',
   settings: desktopSettings,
   fields: [
-    { key: 'desktop.display', section: 'Connections', kind: 'text', label: 'X11 display', placeholder: ':0' },
+    { key: 'desktop.display', section: 'Connections', kind: 'text', label: 'X11 display', placeholder: ':0', env: 'DISPLAY', help: 'Used when Sightline is started without DISPLAY (MCP clients start it with a bare environment).' },
     { key: 'desktop.raiseBeforeCapture', section: 'Capture', kind: 'toggle', label: 'Raise a covered window before capturing it', help: 'Off: the capture names what covers it instead.' },
   ],
+  // A display that is misspelt or not running would be saved and then fail every capture.
+  vet: async (next, previous) => {
+    if (!next.display || next.display === previous.display || process.platform === 'win32') return undefined;
+    const { displayProblem } = await import('./displayCheck.ts');
+    const problem = await displayProblem(next.display);
+    return problem ? { key: 'desktop.display', message: problem, hint: 'Name a running X server, e.g. ":0"; `echo $DISPLAY` in a terminal of your desktop session prints it.' } : undefined;
+  },
   tools: [focusWindowTool],
   osPermissions: true,
   // A window answers to its application (its class, or the OS's app name) and its executable, never its title.

@@ -63,7 +63,7 @@ export async function archiveHealth(d: HealthDeps): Promise<SourceHealth> {
             id: 'manictime.capture',
             label: 'Recent screenshots',
             status: 'warning',
-            detail: `The newest screenshot is ${Math.round(ageH)} h old: ManicTime is not running, or its screenshots were turned off.`,
+            detail: `The newest screenshot is ${age(ageH)} old: ManicTime is not running, or its screenshots were turned off.`,
             fix: `Start ManicTime, and check that screenshots are on in ${SETTINGS_PATH}.`,
           }
         : { id: 'manictime.capture', label: 'Recent screenshots', status: 'ok', detail: `${range.total} screenshots; the newest ${Math.max(0, Math.round(ageH * 60))} min ago` },
@@ -119,4 +119,11 @@ export async function archiveHealth(d: HealthDeps): Promise<SourceHealth> {
     ...(problem ? { reason: `${problem.label}: ${problem.detail ?? problem.status}`, remediation: problem.fix ?? `Check ${SETTINGS_PATH}.` } : {}),
     checks,
   };
+}
+
+/** An age as a person says it: hours up to two days, then days, then months. */
+function age(hours: number): string {
+  if (hours < 48) return `${Math.round(hours)} hours`;
+  const days = Math.round(hours / 24);
+  return days < 60 ? `${days} days` : `${Math.round(days / 30.4)} months`;
 }
