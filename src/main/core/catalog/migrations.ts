@@ -162,7 +162,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 11,
+    version: 9,
     name: 'own frames and their names, indexed apart from the archive',
     up: `
       -- The timeline counts and pages Sightline's own frames (external = 0) before an anchor: without
