@@ -73,6 +73,9 @@ describe('text aims', () => {
     expect(await value('country')).toBe('jp');
     await ok('set_checked', { text: 'I agree to the terms', checked: true });
     expect(await evalIn(c, 'document.getElementById("terms").checked')).toBe(true);
+    // A checkbox drawn hidden behind its label: the label is what is clicked.
+    await ok('click', { text: 'Gift wrap' });
+    expect(await evalIn(c, 'document.getElementById("gift").checked')).toBe(true);
   });
 
   it('equal matches are listed with role, name and node, and the next call acts on one by node', async () => {
@@ -95,15 +98,16 @@ describe('fill_form', () => {
         { label: 'Full name', value: 'Ada Lovelace' },
         { label: 'Country', value: 'Peru' },
         { label: 'I agree to the terms', value: true },
+        { label: 'Gift wrap', value: true },
         { label: 'Express', value: true },
         { label: 'Attachment', value: [join(files, 'invoice.pdf')] },
         { label: 'Comment', value: 'Leave at the door' },
       ],
     });
     expect(text).toMatch(/^fill_form: ok\./);
-    expect(text).toMatch(/Filled 6: "Full name" = "Ada Lovelace", "Country" = "Peru", "I agree to the terms" = "true", "Express" = "true", "Attachment" = "invoice.pdf", "Comment" = "Leave at the door"\./);
+    expect(text).toMatch(/Filled 7: "Full name" = "Ada Lovelace", "Country" = "Peru", "I agree to the terms" = "true", "Gift wrap" = "true", "Express" = "true", "Attachment" = "invoice.pdf", "Comment" = "Leave at the door"\./);
     await ok('click', { text: 'Place order' });
-    expect(await evalIn(c, 'window.state.order')).toEqual({ name: 'Ada Lovelace', country: 'pe', terms: true, ship: 'express', files: ['invoice.pdf'], comment: 'Leave at the door' });
+    expect(await evalIn(c, 'window.state.order')).toEqual({ name: 'Ada Lovelace', country: 'pe', terms: true, gift: true, ship: 'express', files: ['invoice.pdf'], comment: 'Leave at the door' });
   });
 
   it('replaces what a field held, takes an option by its value, and never shows a password', async () => {

@@ -175,8 +175,10 @@ export interface FieldKind {
 
 export const FIELD_KIND_FN = `function (node) {
   ${ELEMENTS_JS}
-  const el = elOf(node);
-  if (!el) return { kind: 'gone' };
+  const found = elOf(node);
+  if (!found) return { kind: 'gone' };
+  // A label names its control (a styled checkbox's label is its handle): the control says what it is.
+  const el = found.localName === 'label' && found.control ? found.control : found;
   const tag = el.localName, type = typeOf(el, tag), role = roleOf(el, tag, type);
   const d = describe(el);
   if (tag === 'select') return { kind: 'select', el: d, multiple: el.multiple };

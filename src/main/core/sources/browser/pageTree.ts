@@ -223,16 +223,20 @@ export const UI_TREE_FN = `function (maxNodes, query, mode) {
     const box = { x: r2(c.r.left), y: r2(c.r.top), w: r2(c.r.width), h: r2(c.r.height) };
     if (textMode) {
       const text = readerText(c);
-      // A label is one place with its control: its words aim at the control, as a click on it would.
-      const ctl = c.tag === 'label' && el.control ? el.control : null;
-      const t = ctl || el;
+      // A label is one place with its control: its words aim at the control, as a click on it
+      // would, unless the control is drawn hidden (a styled checkbox): the label is what a user
+      // clicks then, and stays the handle, with its control's role.
+      const control = c.tag === 'label' && el.control ? el.control : null;
+      const cr = control ? control.getBoundingClientRect() : null;
+      const ctl = control && cr.width > 2 && cr.height > 2 && control.checkVisibility(VIS) ? control : null;
+      const t = control || el;
       const tTag = t.localName, tType = typeOf(t, tTag);
-      const interactive = ctl ? true : c.kind === 'i';
+      const interactive = control ? true : c.kind === 'i';
       const ed = tTag !== 'select' && isEditable(t);
-      const tRole = ctl ? roleOf(t, tTag, tType) || tTag : c.role;
+      const tRole = control ? roleOf(t, tTag, tType) || tTag : c.role;
       const val = ed || tTag === 'select' || tType === 'file' || tRole === 'checkbox' || tRole === 'radio' || tRole === 'switch';
-      const o = { id: idOf(t), p: -1, role: tRole, name: '', text, ...box, inView: c.inView, clickable: interactive, ed, act: interactive && !ed, val };
-      if (!ctl && interactive) {
+      const o = { id: idOf(ctl || el), p: -1, role: tRole, name: '', text, ...box, inView: c.inView, clickable: interactive, ed, act: interactive && !ed, val };
+      if (!control && interactive) {
         const lb = nameOf(el, c.tag, c.type, 300);
         if (lb && lb !== text) o.lb = lb;
       }
