@@ -32,6 +32,9 @@ export default defineConfig({
           // Real Chromium, Xvfb, adb and SQLite: give them room on a 2-core machine.
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page, a server and a browser under the load of the whole suite: what a test polls for
+          // (a row drawn, an event arrived) may take seconds to show, not the default one.
+          expect: { poll: { timeout: 10_000 } },
           pool: 'forks',
           maxWorkers: 2,
         },
