@@ -68,11 +68,12 @@ function named(el: PageElement | undefined): string {
 }
 
 async function selectOption(ctx: ObserveContext, a: Form<'select_option'>): Promise<ActionDetails> {
-  const { value: values, label: labels } = a.params;
+  const { value: values, label: labels, any } = a.params;
   const aim = formAim(a);
   const pre = await aimAt(ctx.tabs, ctx.tab, { frame: ctx.frame, from: aim, hit: true, observe: ctx.after !== 'none' });
-  const wanted = values ?? labels!;
-  const { outcome, value: r } = await observe(ctx, pre, () => ctx.tabs.call<SelectResult>(ctx.tab, SELECT_FN, [controlAim(aim, pre.points), wanted, values ? 'value' : 'label']));
+  const wanted = values ?? labels ?? any!;
+  const by = values ? 'value' : labels ? 'label' : 'any';
+  const { outcome, value: r } = await observe(ctx, pre, () => ctx.tabs.call<SelectResult>(ctx.tab, SELECT_FN, [controlAim(aim, pre.points), wanted, by]));
   if (r?.error) {
     const what = named(r.el);
     switch (r.error) {
@@ -86,13 +87,14 @@ async function selectOption(ctx: ObserveContext, a: Form<'select_option'>): Prom
         throw new SightlineError('INVALID_ARGUMENT', `The option "${r.missing}" of ${what} is disabled.`, 'Choose another option.');
       case 'no-option': {
         const list = (r.options ?? []).map((o) => (o.label === o.value ? `"${o.label}"` : `"${o.label}" (value "${o.value}")`)).join(', ');
-        throw new SightlineError('INVALID_ARGUMENT', `${what} has no option ${values ? 'with value' : 'labelled'} "${r.missing}".`, `Its options: ${list || 'none'}.`);
+        throw new SightlineError('INVALID_ARGUMENT', `${what} has no option ${by === 'value' ? 'with value' : by === 'label' ? 'labelled' : 'labelled or with value'} "${r.missing}".`, `Its options: ${list || 'none'}.`);
       }
     }
   }
   const selected = r?.selected ?? [];
   const want = new Set(wanted.map((w) => w.trim().toLowerCase()));
-  const matches = selected.length === wanted.length && selected.every((o) => want.has((values ? o.value : o.label).trim().toLowerCase()));
+  const keysOf = (o: { value: string; label: string }): string[] => (by === 'value' ? [o.value] : by === 'label' ? [o.label] : [o.label, o.value]);
+  const matches = selected.length === wanted.length && selected.every((o) => keysOf(o).some((k) => want.has(k.trim().toLowerCase())));
   outcome.received = { ...(r?.el ?? {}), value: selected.map((o) => o.label).join(', '), valueMatches: matches };
   return { selected, changed: r?.changed ?? false, point: toFramePoint(pre.points[0]!, pre.scroll, ctx.frame), outcome };
 }
@@ -202,11 +204,7 @@ export async function fillForm(ctx: ObserveContext, a: FillForm, deps: FormDeps,
         d = await type(p.node, p.value as string);
         break;
       case 'select':
-        d = await selectOption(quiet, { ...base, kind: 'select_option', params: { label: list(p.value as string | string[]) } }).catch((e: unknown) => {
-          // A form's value may be the option's value attribute rather than its text.
-          if (e instanceof SightlineError && /has no option labelled/.test(e.message)) return selectOption(quiet, { ...base, kind: 'select_option', params: { value: list(p.value as string | string[]) } });
-          throw e;
-        });
+        d = await selectOption(quiet, { ...base, kind: 'select_option', params: { any: list(p.value as string | string[]) } });
         break;
       case 'check':
         d = await setChecked(quiet, { ...base, kind: 'set_checked', params: { checked: p.value as boolean } });

@@ -33,7 +33,7 @@ export type BrowserModuleAction =
   | ModuleAction<'navigate', NavigateParams>
   | ModuleAction<'tabs', TabsParams>
   | ModuleAction<'handle_dialog', { accept: boolean; promptText?: string }>
-  | ModuleAction<'select_option', { label?: string[]; value?: string[] }>
+  | ModuleAction<'select_option', { label?: string[]; value?: string[]; /** fill_form: each an option's label, else its value. */ any?: string[] }>
   | ModuleAction<'set_checked', { checked: boolean }>
   | ModuleAction<'upload_file', { paths: string[] }>
   | ModuleAction<'fill_form', { fields: FilledField[] }>;

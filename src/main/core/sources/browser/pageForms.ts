@@ -36,7 +36,8 @@ export interface SelectResult {
 }
 
 /**
- * Choose options of a <select> by value or by label (exact, then ignoring case and spaces) and
+ * Choose options of a <select> by value or by label (exact, then ignoring case and spaces), or
+ * by either (`by` 'any': the label first, then the value, as a form's value may be either), and
  * fire input and change, as a user's choice does.
  */
 export const SELECT_FN = `function (aim, wanted, by) {
@@ -53,8 +54,9 @@ export const SELECT_FN = `function (aim, wanted, by) {
   const loose = (s) => String(s).replace(/\\s+/g, ' ').trim().toLowerCase();
   const picks = [];
   for (const w of wanted) {
-    const key = by === 'value' ? (o) => o.value : label;
-    const o = opts.find((x) => key(x) === w) || opts.find((x) => loose(key(x)) === loose(w));
+    const keys = by === 'value' ? [(o) => o.value] : by === 'any' ? [label, (o) => o.value] : [label];
+    let o;
+    for (const key of keys) if (!o) o = opts.find((x) => key(x) === w) || opts.find((x) => loose(key(x)) === loose(w));
     if (!o) return { error: 'no-option', missing: w, el: describe(sel), options: list() };
     if (o.disabled) return { error: 'option-disabled', missing: w, el: describe(sel) };
     picks.push(o);
