@@ -55,6 +55,9 @@ export interface FrameSummary extends FrameDescriptor {
   screen?: string;
 }
 
+/** Thumbnails one frames page carries inline at most (a tall window's first screen). */
+export const MAX_INLINE_THUMBS = 16;
+
 export interface FramesQuery {
   source?: SourceName;
   target?: string;
@@ -65,6 +68,11 @@ export interface FramesQuery {
   to?: string;
   limit?: number;
   offset?: number;
+  /**
+   * The thumbnails of the page's first frames, up to this many (at most 16), sent inline with
+   * the page: the timeline's first screen then needs no request per image.
+   */
+  thumbs?: number;
 }
 
 /** Where moments fall in the timeline (the time strip): for each `at`, how many frames are at or after it. */
@@ -96,6 +104,8 @@ export interface FramesPage {
   frames: FrameSummary[];
   /** Frames matching the filter in all. */
   total: number;
+  /** When asked for (`thumbs`): ref → its thumbnail as a `data:` URL; a thumbnail that could not be made is left out. */
+  thumbs?: Record<string, string>;
 }
 
 export interface ActivityEntry {

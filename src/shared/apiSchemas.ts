@@ -4,13 +4,12 @@
  * which is all the dashboard imports (so zod stays out of its bundle).
  */
 import { z } from 'zod';
-import { RUN_ID, type ActivityQuery, type CropRequest, type FramesQuery, type SearchQuery, type TimelinePositionsQuery } from './api.ts';
+import { MAX_INLINE_THUMBS, RUN_ID, type ActivityQuery, type CropRequest, type FramesQuery, type SearchQuery, type TimelinePositionsQuery } from './api.ts';
 
 const sourceName = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a source name such as "browser"');
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const isoTime = z.string().min(1).max(40);
-
 
 export const framesQuery = z.strictObject({
   source: sourceName.optional(),
@@ -22,6 +21,7 @@ export const framesQuery = z.strictObject({
   to: isoTime.optional(),
   limit: int(1, 500).default(100),
   offset: int(0, 10_000_000).default(0),
+  thumbs: int(0, MAX_INLINE_THUMBS).optional(),
 });
 
 /** Most moments one positions request takes: a year of days and a day of hours. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TimelinePositions } from '../../src/shared/api.ts';
+import type { FramesPage, TimelinePositions } from '../../src/shared/api.ts';
 import { Catalog } from '../../src/main/core/catalog/catalog.ts';
 import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
 import { serve, type Served } from '../support/cli.ts';
@@ -95,6 +95,46 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
     const bad = await fetch(`${s.base}/api/timeline/positions?at=soon`, { headers: { Authorization: `Bearer ${s.token}` } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('brings the first screen\'s thumbnails with the first page, none asked for one by one', async () => {
+    const auth = { headers: { Authorization: `Bearer ${s.token}` } };
+    const r = await fetch(`${s.base}/api/frames?limit=20&thumbs=3&before=${encodeURIComponent(new Date().toISOString())}`, auth);
+    const body = (await r.json()) as FramesPage;
+    // The first three rows: the newest frame, the folded run (its newest), the frame after the run.
+    expect(body.frames[1]!.ref).toBe(run[RUN - 1]!.ref);
+    expect(Object.keys(body.thumbs ?? {})).toEqual([body.frames[0]!.ref, body.frames[1]!.ref, body.frames[1 + RUN]!.ref]);
+    for (const url of Object.values(body.thumbs ?? {})) {
+      expect(url).toMatch(/^data:image\/jpeg;base64,/);
+      const jpeg = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
+      expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    }
+    // Without `thumbs`, none; more than a screenful is refused.
+    expect(((await (await fetch(`${s.base}/api/frames?limit=5`, auth)).json()) as FramesPage).thumbs).toBeUndefined();
+    const tooMany = await fetch(`${s.base}/api/frames?limit=5&thumbs=17`, auth);
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
+
+    // A fresh page of 900 px: its rows show their thumbnails, and none was requested on its own.
+    const fresh = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const p = await fresh.newPage();
+      const asked: string[] = [];
+      p.on('request', (req) => {
+        if (req.url().endsWith('/thumbnail')) asked.push(decodeURIComponent(req.url().split('/').at(-2) ?? ''));
+      });
+      await p.goto(s.dashboardUrl);
+      const first = p.locator('[data-testid="frame-row"][data-index="0"] img[data-testid="thumbnail"]');
+      await expect.poll(() => first.evaluate((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0)).toBe(true);
+      const shown = await p.evaluate(`[...document.querySelectorAll('[data-testid="frame-row"]')].filter((r) => Number(r.dataset.index) < 10).map((r) => [r.dataset.ref, r.querySelector('img[data-testid="thumbnail"]').src.slice(0, 22)])`);
+      expect(shown).toHaveLength(10);
+      for (const [ref, src] of shown as [string, string][]) {
+        expect(src).toBe('data:image/jpeg;base64');
+        expect(asked).not.toContain(ref);
+      }
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('shows which days and hours have frames and jumps there, by mouse and by keyboard', async () => {

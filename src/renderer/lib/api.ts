@@ -117,7 +117,11 @@ export async function call<K extends ApiRouteName>(name: K, input: Input<K> = {}
 export const api = {
   status: (): Promise<StatusInfo> => call('status'),
   sources: (): Promise<{ sources: SourceInfo[] }> => call('sources'),
-  frames: (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => call('frames', { query: q, signal }),
+  frames: async (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => {
+    const page = await call('frames', { query: q, signal });
+    for (const [ref, url] of Object.entries(page.thumbs ?? {})) inlineThumbs.set(ref, url);
+    return page;
+  },
   timelinePositions: (q: TimelinePositionsQuery, signal?: AbortSignal): Promise<TimelinePositions> => call('timelinePositions', { query: q, signal }),
   frame: (ref: string): Promise<FrameSummary> => call('frame', { params: { ref } }),
   crop: (ref: string, crop: CropRequest): Promise<{ frame: FrameSummary }> => call('crop', { params: { ref }, body: crop }),
@@ -136,9 +140,15 @@ export const api = {
   textIndex: (): Promise<{ index: TextIndexStatus | null }> => call('textIndex'),
 };
 
+/**
+ * Thumbnails that came inline with a frames page (the first screen's, asked for once at start):
+ * shown from memory, they need no request each on the browser's few connections to the server.
+ */
+const inlineThumbs = new Map<string, string>();
+
 const frameImage = (ref: string, variant: ImageVariant): string => `${API_PREFIX}/frames/${encodeURIComponent(ref)}/${variant}`;
 export const frameUrls = {
-  thumbnail: (ref: string): string => frameImage(ref, 'thumbnail'),
+  thumbnail: (ref: string): string => inlineThumbs.get(ref) ?? frameImage(ref, 'thumbnail'),
   image: (ref: string): string => frameImage(ref, 'image'),
   full: (ref: string): string => frameImage(ref, 'full'),
 };

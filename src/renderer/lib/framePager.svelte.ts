@@ -10,8 +10,9 @@
  * than the anchor arrive through server events and sit in `live`, ahead of the pages.
  */
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { FrameSummary, FramesPage, FramesQuery } from '../../shared/api.ts';
+import { MAX_INLINE_THUMBS, type FrameSummary, type FramesPage, type FramesQuery } from '../../shared/api.ts';
 import type { SourceName } from '../../shared/frame.ts';
+import { pageSegments, type Segment } from '../../shared/timeline.ts';
 
 export interface FrameFilter {
   source?: SourceName | undefined;
@@ -34,35 +35,6 @@ export interface ListRow {
   inRun?: boolean;
 }
 
-/** Runs shorter than this stay as they are: folding two rows into one saves little and hides one. */
-export const MIN_FOLD = 3;
-
-/** Consecutive frames within one page: a run of near-identical ones (fold) or a single frame. */
-interface Segment {
-  start: number;
-  len: number;
-  fold: boolean;
-}
-
-/**
- * A page's frames in runs: a run goes on while the next frame has the same target and the same
- * screen key (the text index's: they show the same screen up to noise). A frame with no key yet
- * stands alone. Runs do not cross pages (a long run at a page's edge shows as two rows).
- */
-export function pageSegments(frames: readonly FrameSummary[]): Segment[] {
-  const out: Segment[] = [];
-  let i = 0;
-  while (i < frames.length) {
-    const f = frames[i] as FrameSummary;
-    let j = i + 1;
-    if (f.screen !== undefined) while (j < frames.length && frames[j]!.screen === f.screen && frames[j]!.target === f.target) j++;
-    const len = j - i;
-    out.push({ start: i, len, fold: len >= MIN_FOLD });
-    i = j;
-  }
-  return out;
-}
-
 export type PageFetcher = (query: FramesQuery, signal: AbortSignal) => Promise<FramesPage>;
 
 export interface PagerOptions {
@@ -82,16 +54,21 @@ let early: { anchorMs: number; pageSize: number; page: Promise<FramesPage> } | u
 /**
  * Ask for the first page now, anchored now: the timeline's pager takes it when it is made with
  * no filter, which saves the time the page takes to mount (the request goes out first, not
- * after every component has been set up).
+ * after every component has been set up). The first `thumbs` rows bring their thumbnails inline.
  */
-export function prefetchFirstPage(fetchPage: PageFetcher, pageSize = 100): void {
+export function prefetchFirstPage(fetchPage: PageFetcher, thumbs = 0, pageSize = 100): void {
   const anchorMs = Date.now();
   // Formatted once, never mutated: not state.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   const before = new Date(anchorMs).toISOString();
-  const page = fetchPage({ before, offset: 0, limit: pageSize }, new AbortController().signal);
+  const page = fetchPage({ before, offset: 0, limit: pageSize, ...(thumbs > 0 ? { thumbs: Math.min(MAX_INLINE_THUMBS, thumbs) } : {}) }, new AbortController().signal);
   page.catch(() => {});
   early = { anchorMs, pageSize, page };
+}
+
+/** The first page asked for ahead, while no pager has taken it: its total says whether anything is recorded yet. */
+export function firstPageAhead(): Promise<FramesPage> | undefined {
+  return early?.page;
 }
 
 export function matchesFilter(frame: FrameSummary, filter: FrameFilter): boolean {

@@ -6,7 +6,8 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import type { FrameSummary, FramesPage, FramesQuery } from '../../../src/shared/api.ts';
-import { FramePager, MIN_FOLD, pageSegments } from '../../../src/renderer/lib/framePager.svelte.ts';
+import { FramePager } from '../../../src/renderer/lib/framePager.svelte.ts';
+import { MIN_FOLD, firstRowFrames, pageSegments } from '../../../src/shared/timeline.ts';
 
 const T0 = Date.parse('2025-11-20T12:00:00Z');
 
@@ -40,6 +41,14 @@ describe('pageSegments', () => {
       // Two alike: fewer than MIN_FOLD, left as they are.
       { start: 7, len: 2, fold: MIN_FOLD <= 2 },
     ]);
+  });
+
+  it('names the frames the first rows show, a folded run by its newest', () => {
+    const fs = [frame(0), frame(1, { screen: 'a' }), frame(2, { screen: 'a' }), frame(3, { screen: 'a' }), frame(4, { screen: 'b' }), frame(5, { screen: 'b' }), frame(6)];
+    const refs = (n: number): string[] => firstRowFrames(fs, n).map((f) => f.ref);
+    expect(refs(3)).toEqual([fs[0]!.ref, fs[1]!.ref, fs[4]!.ref]);
+    expect(refs(10)).toEqual([0, 1, 4, 5, 6].map((i) => fs[i]!.ref));
+    expect(refs(0)).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import * as S from '../../../shared/apiSchemas.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 import type { CoreBus } from '../events.ts';
+import { firstRowFrames } from '../../../shared/timeline.ts';
 import { frameSummary } from '../frames/descriptors.ts';
 import { MIME } from '../mcp/response.ts';
 import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, SourcesPort, StatusPort, TargetsPort, TextSearchPort } from '../ports.ts';
@@ -64,13 +65,16 @@ function handlers(s: ApiServices): Handlers {
       const to = query.before ? parseTimeInput(query.before, 'before') : query.to ? parseTimeInput(query.to, 'to') : undefined;
       const limit = query.limit ?? 100;
       const offset = query.offset ?? 0;
-      // The timeline: own frames and every archive (indexed by its source, not the catalog) merged by time.
-      if (query.pinned === undefined && from === undefined) {
-        const page = await s.history.timelinePage({ source: query.source, target: query.target, before: to, offset, limit }, signal);
-        return { frames: await s.history.summarize(page.frames, signal), total: page.total };
-      }
-      const filter = { source: query.source, target: query.target, pinned: query.pinned, from, to };
-      return { frames: await s.history.summarize(s.frames.list({ ...filter, limit, offset, order: 'desc' }), signal), total: s.frames.count(filter) };
+      const page = async (): Promise<{ frames: FrameRecord[]; total: number }> => {
+        // The timeline: own frames and every archive (indexed by its source, not the catalog) merged by time.
+        if (query.pinned === undefined && from === undefined) return s.history.timelinePage({ source: query.source, target: query.target, before: to, offset, limit }, signal);
+        const filter = { source: query.source, target: query.target, pinned: query.pinned, from, to };
+        return { frames: s.frames.list({ ...filter, limit, offset, order: 'desc' }), total: s.frames.count(filter) };
+      };
+      const { frames, total } = await page();
+      const summaries = await s.history.summarize(frames, signal);
+      // The rows the timeline draws first: a folded run shows one frame.
+      return query.thumbs ? { frames: summaries, total, thumbs: await inlineThumbnails(s, firstRowFrames(summaries, query.thumbs)) } : { frames: summaries, total };
     },
     timelinePositions: async ({ query, signal }) => {
       const before = query.before ? parseTimeInput(query.before, 'before') : undefined;
@@ -122,6 +126,15 @@ function handlers(s: ApiServices): Handlers {
 }
 
 /** One frame as the dashboard shows it (an archive frame titled with its activity). */
+/**
+ * Thumbnails as `data:` URLs, made now where not made yet. One that cannot be made is left
+ * out: the page shows it by its URL, whose request says what is wrong.
+ */
+async function inlineThumbnails(s: ApiServices, frames: readonly FrameSummary[]): Promise<Record<string, string>> {
+  const made = await Promise.all(frames.map((f) => s.frames.read(f.ref, 'thumbnail').then((img) => [f.ref, `data:${MIME[img.format]};base64,${img.data.toString('base64')}`] as const, () => undefined)));
+  return Object.fromEntries(made.filter((m) => m !== undefined));
+}
+
 async function one(s: ApiServices, f: FrameRecord, signal?: AbortSignal): Promise<FrameSummary> {
   const [summary] = await s.history.summarize([f], signal);
   return summary ?? frameSummary(f);

@@ -12,6 +12,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { API_PREFIX } from '../../../shared/api.ts';
+import { warmUpImages } from '../image/pipeline.ts';
 import { createMcpServer, type McpServices } from '../mcp/server.ts';
 import { addOwnPort } from '../util/self.ts';
 import { createApi, type ApiServices } from './api.ts';
@@ -282,6 +283,9 @@ export async function startServer(core: ServerServices, options: ServerOptions =
     });
     if (req.method === 'HEAD') return void res.end();
     pipeline(createReadStream(file), res, () => undefined);
+    // The dashboard is loading: its timeline's first thumbnails are made while its script loads
+    // (a cold thumbnail costs ~10 ms of CPU; a screenful is most of the first screen's wait).
+    if (file.endsWith('index.html')) setImmediate(() => core.history.prepareFirstScreen());
   }
 
   const listen = (at: number): Promise<void> =>
@@ -314,6 +318,9 @@ export async function startServer(core: ServerServices, options: ServerOptions =
       log(`[sightline] the port could not be remembered in ${core.dataDir}: ${(e as Error).message}`);
     }
   }
+  // The image library loads on first use (~150 ms): here it loads while nobody waits, not
+  // inside the first page's thumbnails.
+  setImmediate(warmUpImages);
   // No agent may drive this dashboard in a browser Sightline operates.
   const forgetPort = addOwnPort(port);
   const base = `http://127.0.0.1:${port}`;

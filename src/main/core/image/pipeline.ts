@@ -32,6 +32,11 @@ function lib(): Promise<SharpLib> {
   return loading;
 }
 
+/** Load the image library now, in the background (a server about to be asked for thumbnails). */
+export function warmUpImages(): void {
+  void lib().catch(() => undefined);
+}
+
 export interface Encoded {
   data: Buffer;
   format: ImageFormat;
