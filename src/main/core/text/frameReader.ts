@@ -16,6 +16,7 @@
  * for are back (the newest screenshot need not wait for the whole batch). Batches are read one
  * after the other, so each frame compares with the one before it on its screen.
  */
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { FrameRecord } from '../catalog/types.ts';
@@ -53,17 +54,29 @@ interface Base {
   ref: string;
   screen: string;
   image: { width: number; height: number };
+  /** The bytes of its image file, hashed: the same bytes again are the same screen, told without decoding. */
+  digest: string;
   thumb: Thumb;
   node: TextNode;
   /** Vertical extents of the words read (image px), for growing bands; those of an earlier frame while this one's text is not back. */
   lines: Band[];
 }
 
-/** A frame of a batch, decoded. */
+/** A frame of a batch, decoded (unless its bytes are those of the last frame of its screen). */
 interface Loaded {
   frame: FrameRecord;
+  digest: string;
   grey: { data: Buffer; width: number; height: number };
   thumb: Thumb;
+  scale: number | undefined;
+  key: string;
+}
+
+/** A frame of a batch as read from its file. */
+interface Fetched {
+  frame: FrameRecord;
+  data: Buffer;
+  digest: string;
   scale: number | undefined;
   key: string;
 }
@@ -140,37 +153,42 @@ export class FrameReader {
   /** Each frame's outcome goes to `settled` as soon as its text is put together (in order), and all of them are returned at the end. */
   async #batch(refs: readonly string[], signal: AbortSignal, settled: (i: number, o: Outcome) => void): Promise<Outcome[]> {
     const out: Outcome[] = [];
-    const loaded: (Loaded | undefined)[] = [];
+    const fetched: (Fetched | undefined)[] = [];
     for (const ref of refs) {
       try {
         const { frame, data, shrunk } = await this.#look.image(ref);
-        const grey = await decodeGrey(data);
-        loaded.push({ frame, grey, thumb: thumbOf(grey.data, grey.width, grey.height), scale: shrunk > 1 ? Math.min(MAX_ENLARGE, shrunk) : undefined, key: `${frame.source}\u0000${frame.target}` });
+        fetched.push({ frame, data, digest: createHash('sha1').update(data).digest('base64'), scale: shrunk > 1 ? Math.min(MAX_ENLARGE, shrunk) : undefined, key: `${frame.source}\u0000${frame.target}` });
         out.push({ ok: false, error: undefined });
       } catch (error) {
-        loaded.push(undefined);
+        fetched.push(undefined);
         out.push({ ok: false, error });
       }
     }
-    // Compare, on pixels alone: what each frame needs read.
+    // Compare, on pixels alone: what each frame needs read. A file with the bytes of the last
+    // frame of its screen (an idle screen, encoded the same way twice) is that screen, undecoded.
     const work = new Map(this.#bases);
-    const plans: (Plan | undefined)[] = loaded.map((l) => {
-      if (!l) return undefined;
-      const { frame, thumb, grey } = l;
-      const base = work.get(l.key);
-      const sameSize = base && base.image.width === frame.image.width && base.image.height === frame.image.height;
-      const cmp = base && sameSize ? compare(base.thumb, thumb, base.lines) : ({ kind: 'different' } as const);
-      if (base && cmp.kind === 'same') return { kind: 'same', base };
-      const node: TextNode = {};
-      if (base && cmp.kind === 'bands') {
-        // After a shift the cells are the new frame's: every row of it was compared with what it shows now.
-        const lines = cmp.shift ? base.lines.flatMap((b) => moveBand(b, (cmp.shift as Shift).from, (cmp.shift as Shift).dy, grey.height)) : base.lines;
-        work.set(l.key, { ref: frame.ref, screen: frame.ref, image: frame.image, thumb: cmp.shift ? thumb : patch(base.thumb, thumb, cmp.bands), node, lines });
-        return { kind: 'bands', base, bands: cmp.bands, share: cmp.share, ...(cmp.shift ? { shift: cmp.shift } : {}), node };
+    const loaded: (Loaded | undefined)[] = [];
+    const plans: (Plan | undefined)[] = [];
+    for (const [i, f] of fetched.entries()) {
+      const base = f && work.get(f.key);
+      if (!f || (base && base.digest === f.digest)) {
+        loaded.push(undefined);
+        plans.push(f && base ? { kind: 'same', base } : undefined);
+        continue;
       }
-      work.set(l.key, { ref: frame.ref, screen: frame.ref, image: frame.image, thumb, node, lines: [] });
-      return { kind: 'read', node };
-    });
+      let l: Loaded;
+      try {
+        const grey = await decodeGrey(f.data);
+        l = { frame: f.frame, digest: f.digest, grey, thumb: thumbOf(grey.data, grey.width, grey.height), scale: f.scale, key: f.key };
+      } catch (error) {
+        loaded.push(undefined);
+        plans.push(undefined);
+        out[i] = { ok: false, error };
+        continue;
+      }
+      loaded.push(l);
+      plans.push(this.#plan(l, work));
+    }
     // Read every region wanted, stacked: one OCR call per engine scale and MAX_STACK rows.
     const regions: Region[] = [];
     plans.forEach((p, entry) => {
@@ -193,9 +211,7 @@ export class FrameReader {
     // Put one frame's text together (those before it are).
     const assemble = (i: number): void => {
       const p = plans[i];
-      const l = loaded[i];
-      if (!p || !l) return;
-      const { frame, grey } = l;
+      if (!p) return;
       const base = p.kind === 'read' ? undefined : p.base;
       try {
         if (p.kind === 'same') {
@@ -204,6 +220,7 @@ export class FrameReader {
           out[i] = { ok: true, read: { ...b.node.text, reuse: 'same', screen: b.screen, share: 0 } };
           return;
         }
+        const { frame, grey } = loaded[i] as Loaded;
         if (failed.has(i)) throw failed.get(i);
         const ocr: OcrResult = { ...(results.get(i) as Omit<OcrResult, 'width' | 'height'>), width: grey.width, height: grey.height };
         const fresh = indexedText(ocrItems(ocr, frame), frame);
@@ -247,6 +264,24 @@ export class FrameReader {
       if (this.#bases.size > MAX_SCREENS) this.#bases.delete(this.#bases.keys().next().value as string);
     }
     return out;
+  }
+
+  /** What a decoded frame needs read, against the last frame of its screen in `work` (which it may become). */
+  #plan(l: Loaded, work: Map<string, Base>): Plan {
+    const { frame, thumb, grey, digest } = l;
+    const base = work.get(l.key);
+    const sameSize = base && base.image.width === frame.image.width && base.image.height === frame.image.height;
+    const cmp = base && sameSize ? compare(base.thumb, thumb, base.lines) : ({ kind: 'different' } as const);
+    if (base && cmp.kind === 'same') return { kind: 'same', base };
+    const node: TextNode = {};
+    if (base && cmp.kind === 'bands') {
+      // After a shift the cells are the new frame's: every row of it was compared with what it shows now.
+      const lines = cmp.shift ? base.lines.flatMap((b) => moveBand(b, (cmp.shift as Shift).from, (cmp.shift as Shift).dy, grey.height)) : base.lines;
+      work.set(l.key, { ref: frame.ref, screen: frame.ref, image: frame.image, digest, thumb: cmp.shift ? thumb : patch(base.thumb, thumb, cmp.bands), node, lines });
+      return { kind: 'bands', base, bands: cmp.bands, share: cmp.share, ...(cmp.shift ? { shift: cmp.shift } : {}), node };
+    }
+    work.set(l.key, { ref: frame.ref, screen: frame.ref, image: frame.image, digest, thumb, node, lines: [] });
+    return { kind: 'read', node };
   }
 
   /** One OCR call over regions stacked top to bottom (each inverted when dark); the words of each region back in its frame's image px. */

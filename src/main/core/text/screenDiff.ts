@@ -8,7 +8,6 @@
  * same as JPEG noise), and it cannot say where the change is; a cell grid both detects it and
  * places it, at about the same cost (the decode dominates both).
  */
-import sharp from 'sharp';
 
 /** Image px per cell side. */
 export const CELL = 4;
@@ -72,12 +71,6 @@ export function thumbOf(grey: Uint8Array, width: number, height: number): Thumb 
     }
   }
   return { width, height, cols, rows, cells, strips };
-}
-
-/** Decode an encoded image (PNG, JPEG, WebP) into its cells. */
-export async function decodeThumb(image: Buffer): Promise<Thumb> {
-  const { data, info } = await sharp(image, { failOn: 'error' }).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return thumbOf(data, info.width, info.height);
 }
 
 /** 1 per cell that changed from `a` to `b`; undefined when they are not the same size (not one screen). */
