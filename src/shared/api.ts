@@ -57,6 +57,8 @@ export interface FrameSummary extends FrameDescriptor {
 
 /** Thumbnails one frames page carries inline at most (a tall window's first screen). */
 export const MAX_INLINE_THUMBS = 16;
+/** Frames in a page of the dashboard's timeline. */
+export const TIMELINE_PAGE_SIZE = 100;
 
 export interface FramesQuery {
   source?: SourceName;

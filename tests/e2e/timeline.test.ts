@@ -115,15 +115,20 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
     expect(tooMany.status).toBe(400);
     expect(((await tooMany.json()) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
 
-    // A fresh page of 900 px: its rows show their thumbnails, and none was requested on its own.
+    // A fresh page of 900 px: the page names its first page in a preload link, which the script
+    // takes (one request for it); its rows show their thumbnails, and none was requested on its own.
     const fresh = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
       const p = await fresh.newPage();
       const asked: string[] = [];
+      const pages: string[] = [];
       p.on('request', (req) => {
         if (req.url().endsWith('/thumbnail')) asked.push(decodeURIComponent(req.url().split('/').at(-2) ?? ''));
+        if (/\/api\/frames\?/.test(req.url())) pages.push(req.url());
       });
       await p.goto(s.dashboardUrl);
+      const preload = await p.locator('link[rel="preload"][data-first-page]').getAttribute('href');
+      expect(preload).toMatch(/^\/api\/frames\?before=[^&]+&limit=100&thumbs=12$/);
       const first = p.locator('[data-testid="frame-row"][data-index="0"] img[data-testid="thumbnail"]');
       await expect.poll(() => first.evaluate((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0)).toBe(true);
       const shown = await p.evaluate(`[...document.querySelectorAll('[data-testid="frame-row"]')].filter((r) => Number(r.dataset.index) < 10).map((r) => [r.dataset.ref, r.querySelector('img[data-testid="thumbnail"]').src.slice(0, 22)])`);
@@ -132,6 +137,7 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
         expect(src).toBe('data:image/jpeg;base64');
         expect(asked).not.toContain(ref);
       }
+      expect(pages).toEqual([new URL(preload!, s.base).href]);
     } finally {
       await fresh.close();
     }

@@ -212,11 +212,6 @@ export interface HistoryService {
    * archive's screenshots (as far as `source`/`target` include them), merged by time.
    */
   timelinePage(q: { source?: SourceName; target?: string; before?: Date; offset: number; limit: number }, signal: AbortSignal): Promise<{ frames: FrameRecord[]; total: number }>;
-  /**
-   * Start making the thumbnails of that timeline's first screen (the dashboard is loading and is
-   * about to ask for them), without waiting.
-   */
-  prepareFirstScreen(): void;
   /** Where moments fall in that timeline: for each, how many of its frames are at or after it. */
   timelinePositions(
     q: { source?: SourceName; target?: string; pinned?: boolean; before?: Date; at: readonly number[] },

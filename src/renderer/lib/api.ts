@@ -74,9 +74,13 @@ type Input<K extends ApiRouteName> = {
 };
 
 /** Call a route of the contract: its method and path come from the one route table. */
-export async function call<K extends ApiRouteName>(name: K, input: Input<K> = {}): Promise<ApiContract[K]['response']> {
+export function call<K extends ApiRouteName>(name: K, input: Input<K> = {}): Promise<ApiContract[K]['response']> {
   const { method, path } = API_ROUTES[name];
   const url = `${API_PREFIX}${fillPath(path, (input.params ?? {}) as Record<string, string>)}${queryString(input.query ?? {})}`;
+  return request<ApiContract[K]['response']>(method, url, input);
+}
+
+async function request<T>(method: string, url: string, input: { body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   let res: Response;
   try {
     const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
@@ -106,22 +110,20 @@ export async function call<K extends ApiRouteName>(name: K, input: Input<K> = {}
     }
     throw new ApiRequestError(res.status, {
       code: error?.code ?? 'INTERNAL',
-      message: error?.message ?? `${method} ${path} failed (${res.status} ${res.statusText}).`,
+      message: error?.message ?? `${method} ${url.split('?')[0]} failed (${res.status} ${res.statusText}).`,
       ...(error?.hint ? { hint: error.hint } : {}),
       ...(error?.key ? { key: error.key } : {}),
     });
   }
-  return (await res.json()) as ApiContract[K]['response'];
+  return (await res.json()) as T;
 }
 
 export const api = {
   status: (): Promise<StatusInfo> => call('status'),
   sources: (): Promise<{ sources: SourceInfo[] }> => call('sources'),
-  frames: async (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => {
-    const page = await call('frames', { query: q, signal });
-    for (const [ref, url] of Object.entries(page.thumbs ?? {})) inlineThumbs.set(ref, url);
-    return page;
-  },
+  frames: (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => keepThumbs(call('frames', { query: q, signal })),
+  /** The page a preload link named (`preloadedFirstPage`), asked for the same way so that the browser hands over its answer. */
+  framesAt: (url: string): Promise<FramesPage> => keepThumbs(request<FramesPage>('GET', url)),
   timelinePositions: (q: TimelinePositionsQuery, signal?: AbortSignal): Promise<TimelinePositions> => call('timelinePositions', { query: q, signal }),
   frame: (ref: string): Promise<FrameSummary> => call('frame', { params: { ref } }),
   crop: (ref: string, crop: CropRequest): Promise<{ frame: FrameSummary }> => call('crop', { params: { ref }, body: crop }),
@@ -145,6 +147,26 @@ export const api = {
  * shown from memory, they need no request each on the browser's few connections to the server.
  */
 const inlineThumbs = new Map<string, string>();
+
+async function keepThumbs(p: Promise<FramesPage>): Promise<FramesPage> {
+  const page = await p;
+  for (const [ref, url] of Object.entries(page.thumbs ?? {})) inlineThumbs.set(ref, url);
+  return page;
+}
+
+/**
+ * The timeline's first page as the server named it in the page's preload link (anchored when it
+ * served the page; the browser is already fetching it), or undefined without one.
+ */
+export function preloadedFirstPage(): { url: string; anchorMs: number; pageSize: number } | undefined {
+  const link = document.querySelector<HTMLLinkElement>('link[rel="preload"][data-first-page]');
+  if (!link) return undefined;
+  const url = new URL(link.href);
+  const anchorMs = Date.parse(url.searchParams.get('before') ?? '');
+  const pageSize = Number(url.searchParams.get('limit'));
+  if (!Number.isFinite(anchorMs) || !(pageSize > 0)) return undefined;
+  return { url: link.href, anchorMs, pageSize };
+}
 
 const frameImage = (ref: string, variant: ImageVariant): string => `${API_PREFIX}/frames/${encodeURIComponent(ref)}/${variant}`;
 export const frameUrls = {

@@ -10,7 +10,7 @@
  * than the anchor arrive through server events and sit in `live`, ahead of the pages.
  */
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import { MAX_INLINE_THUMBS, type FrameSummary, type FramesPage, type FramesQuery } from '../../shared/api.ts';
+import { MAX_INLINE_THUMBS, TIMELINE_PAGE_SIZE, type FrameSummary, type FramesPage, type FramesQuery } from '../../shared/api.ts';
 import type { SourceName } from '../../shared/frame.ts';
 import { pageSegments, type Segment } from '../../shared/timeline.ts';
 
@@ -56,12 +56,16 @@ let early: { anchorMs: number; pageSize: number; page: Promise<FramesPage> } | u
  * no filter, which saves the time the page takes to mount (the request goes out first, not
  * after every component has been set up). The first `thumbs` rows bring their thumbnails inline.
  */
-export function prefetchFirstPage(fetchPage: PageFetcher, thumbs = 0, pageSize = 100): void {
+export function prefetchFirstPage(fetchPage: PageFetcher, thumbs = 0, pageSize = TIMELINE_PAGE_SIZE): void {
   const anchorMs = Date.now();
   // Formatted once, never mutated: not state.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   const before = new Date(anchorMs).toISOString();
-  const page = fetchPage({ before, offset: 0, limit: pageSize, ...(thumbs > 0 ? { thumbs: Math.min(MAX_INLINE_THUMBS, thumbs) } : {}) }, new AbortController().signal);
+  adoptFirstPage(fetchPage({ before, offset: 0, limit: pageSize, ...(thumbs > 0 ? { thumbs: Math.min(MAX_INLINE_THUMBS, thumbs) } : {}) }, new AbortController().signal), anchorMs, pageSize);
+}
+
+/** The first page (frames before `anchorMs`, `pageSize` of them), already asked for by someone else: the server's preload link. */
+export function adoptFirstPage(page: Promise<FramesPage>, anchorMs: number, pageSize: number): void {
   page.catch(() => {});
   early = { anchorMs, pageSize, page };
 }
@@ -243,7 +247,7 @@ export class FramePager {
   constructor(fetchPage: PageFetcher, filter: FrameFilter = {}, options: PagerOptions = {}) {
     this.#fetchPage = fetchPage;
     this.filter = { ...filter };
-    this.pageSize = options.pageSize ?? 100;
+    this.pageSize = options.pageSize ?? TIMELINE_PAGE_SIZE;
     this.#seenTargets = options.seenTargets;
     const unfiltered = !filter.source && !filter.target && !filter.pinned;
     if (early && !options.anchor && unfiltered && early.pageSize === this.pageSize) {

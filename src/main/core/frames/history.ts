@@ -112,10 +112,6 @@ export class History implements HistoryService {
     return page;
   }
 
-  prepareFirstScreen(): void {
-    void this.timelinePage({ offset: 0, limit: FIRST_SCREEN_THUMBS }, new AbortController().signal).catch(() => undefined);
-  }
-
   /** Where moments fall in that timeline (the dashboard's time strip). */
   async timelinePositions(q: PositionsQuery, signal: AbortSignal): Promise<Positions> {
     return timelinePositions(this.#d.catalog, await this.#timelineArchives(q, signal), q);

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { API_PREFIX } from '../../../shared/api.ts';
+import { API_PREFIX, TIMELINE_PAGE_SIZE } from '../../../shared/api.ts';
 import { warmUpImages } from '../image/pipeline.ts';
 import { createMcpServer, type McpServices } from '../mcp/server.ts';
 import { addOwnPort } from '../util/self.ts';
@@ -107,6 +107,24 @@ const CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'u
 
 /** What the server needs: the ports of MCP sessions and of the dashboard API, and where the token lives. */
 export type ServerServices = McpServices & ApiServices & { dataDir: string };
+
+/**
+ * Rows of the timeline a window shows at first (72 px each under the header: 12 fill a 900 px
+ * window). Each inline thumbnail not made yet costs ~6 ms of CPU before the first page can leave;
+ * rows further down load theirs by URL.
+ */
+const FIRST_SCREEN_ROWS = 12;
+
+/**
+ * The dashboard's page with its timeline's first page named in a preload link, anchored now: the
+ * browser asks for it (a screenful of thumbnails inline) while the script loads, and the script
+ * takes that answer (`main.ts`). Without it the request would wait for the script to load and run,
+ * a few hundred milliseconds of the first screen.
+ */
+export function withFirstPage(html: string, now = new Date()): string {
+  const href = `${API_PREFIX}/frames?before=${encodeURIComponent(now.toISOString())}&limit=${TIMELINE_PAGE_SIZE}&thumbs=${FIRST_SCREEN_ROWS}`;
+  return html.replace('</head>', `  <link rel="preload" as="fetch" crossorigin href="${href.replaceAll('&', '&amp;')}" data-first-page />\n  </head>`);
+}
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
@@ -282,10 +300,8 @@ export async function startServer(core: ServerServices, options: ServerOptions =
       'Cache-Control': file.endsWith('index.html') ? 'no-store' : 'max-age=3600',
     });
     if (req.method === 'HEAD') return void res.end();
+    if (file.endsWith('index.html')) return void res.end(withFirstPage(readFileSync(file, 'utf8')));
     pipeline(createReadStream(file), res, () => undefined);
-    // The dashboard is loading: its timeline's first thumbnails are made while its script loads
-    // (a cold thumbnail costs ~10 ms of CPU; a screenful is most of the first screen's wait).
-    if (file.endsWith('index.html')) setImmediate(() => core.history.prepareFirstScreen());
   }
 
   const listen = (at: number): Promise<void> =>
