@@ -12,9 +12,9 @@ import type { z } from 'zod';
 import { API_PREFIX, API_ROUTES, API_STREAMS, type ActivityEntry, type ApiContract, type ApiError, type ApiRouteName, type FrameSummary, type ProgressInfo } from '../../../shared/api.ts';
 import * as S from '../../../shared/apiSchemas.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
+import { firstRowFrames } from '../../../shared/timeline.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 import type { CoreBus } from '../events.ts';
-import { firstRowFrames } from '../../../shared/timeline.ts';
 import { frameSummary } from '../frames/descriptors.ts';
 import { MIME } from '../mcp/response.ts';
 import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, SourcesPort, StatusPort, TargetsPort, TextSearchPort } from '../ports.ts';
@@ -126,7 +126,6 @@ function handlers(s: ApiServices): Handlers {
   };
 }
 
-/** One frame as the dashboard shows it (an archive frame titled with its activity). */
 /**
  * Thumbnails as `data:` URLs, made now where not made yet. One that cannot be made is left
  * out: the page shows it by its URL, whose request says what is wrong.
@@ -136,6 +135,7 @@ async function inlineThumbnails(s: ApiServices, frames: readonly FrameSummary[])
   return Object.fromEntries(made.filter((m) => m !== undefined));
 }
 
+/** One frame as the dashboard shows it (an archive frame titled with its activity). */
 async function one(s: ApiServices, f: FrameRecord, signal?: AbortSignal): Promise<FrameSummary> {
   const [summary] = await s.history.summarize([f], signal);
   return summary ?? frameSummary(f);
