@@ -124,12 +124,21 @@ function applyProgress(p: ProgressInfo): void {
 let stop: (() => void) | null = null;
 let everOpened = false;
 
-/** Open the event stream once for the page's lifetime. */
-export function startLive(): void {
+/**
+ * Open the event stream once for the page's lifetime. The status, sources and names wait for
+ * `after` (the timeline's first page, when one is on its way): the first screen is what a person
+ * looks at first, and each request ahead of it takes the server's time and one of the browser's
+ * few connections to it.
+ */
+export function startLive(after?: Promise<unknown>): void {
   if (stop) return;
-  void refreshStatus();
-  void refreshPermissions();
-  void refreshTargetNames();
+  const refresh = (): void => {
+    void refreshStatus();
+    void refreshPermissions();
+    void refreshTargetNames();
+  };
+  if (after) void after.then(refresh, refresh);
+  else refresh();
   stop = subscribe({
     onOpen: () => {
       live.connected = true;
