@@ -199,7 +199,8 @@ export async function startDebugBrowser(): Promise<DebugBrowser> {
         proc.kill('SIGKILL');
         await gone;
       }
-      rmSync(profile, { recursive: true, force: true });
+      // Its helper processes outlive it for a moment and may still write to the profile.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     },
   };
 }

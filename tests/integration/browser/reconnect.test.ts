@@ -39,7 +39,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await srv?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  // Chromium's helper processes outlive a killed browser for a moment and may still write here.
+  for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 });
 
 describe('connection loss', () => {
