@@ -218,6 +218,16 @@ async function writeArchive(base: string): Promise<Archive> {
   return { dataDir, images, fresh, newestDayCount: ARCHIVE - (days - 1) * PER_DAY, repeatShare: repeats / (ep.length - 1) };
 }
 
+/** `tesseract` on one image, one thread, at the indexer's priority (nice 15: on a shared machine both get the same share of the CPU). */
+function bareTesseract(image: string): Promise<void> {
+  return new Promise<void>((ok, fail) => {
+    const p = spawn('tesseract', [image, 'stdout', '-l', 'eng', '--psm', '3', 'tsv'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['ignore', 'ignore', 'ignore'] });
+    if (p.pid) setPriority(p.pid, 15);
+    p.once('error', fail);
+    p.once('exit', (code) => (code === 0 ? ok() : fail(new Error(`tesseract exit ${code}`))));
+  });
+}
+
 /** The bare engine: `tesseract` on each image, one at a time, one thread, nice 15 (the indexer's engine, budget and priority). */
 async function bareOcr(images: readonly string[], n: number): Promise<{ rate: number; cpuPerShot: number }> {
   const t = performance.now();
@@ -225,13 +235,7 @@ async function bareOcr(images: readonly string[], n: number): Promise<{ rate: nu
   for (let i = 0; i < n; i++) {
     // Spread over the episode: the bare engine reads every screenshot, each a whole page.
     const image = images[Math.floor((i * images.length) / n) % images.length]!;
-    await new Promise<void>((ok, fail) => {
-      const p = spawn('tesseract', [image, 'stdout', '-l', 'eng', '--psm', '3', 'tsv'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['ignore', 'ignore', 'ignore'] });
-      // At the indexer's priority (nice 15): on a shared machine both get the same share of the CPU.
-      if (p.pid) setPriority(p.pid, 15);
-      p.once('error', fail);
-      p.once('exit', (code) => (code === 0 ? ok() : fail(new Error(`tesseract exit ${code}`))));
-    });
+    await bareTesseract(image);
   }
   return { rate: n / ((performance.now() - t) / 1000), cpuPerShot: (cpuSeconds().children - cpu0) / n };
 }
@@ -264,12 +268,7 @@ async function stackedOcrCpu(pages: readonly string[], dir: string): Promise<num
     }
     const file = join(dir, `stack-${k}.png`);
     await sharp(buf, { raw: { width, height, channels: 1 } }).png({ compressionLevel: 0 }).toFile(file);
-    await new Promise<void>((ok, fail) => {
-      const p = spawn('tesseract', [file, 'stdout', '-l', 'eng', '--psm', '3', 'tsv'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['ignore', 'ignore', 'ignore'] });
-      if (p.pid) setPriority(p.pid, 15);
-      p.once('error', fail);
-      p.once('exit', (code) => (code === 0 ? ok() : fail(new Error(`tesseract exit ${code}`))));
-    });
+    await bareTesseract(file);
   }
   return (cpuSeconds().children - cpu0) / pages.length;
 }
