@@ -150,6 +150,15 @@ describe('fuzzy matching', () => {
     expect(findText([item], 'username', { fuzzy: true })[0]).toMatchObject({ text: 'usemame', edits: 1 });
     expect(findText([item], 'usernames', { fuzzy: true })[0]?.edits).toBe(1);
   });
+  it("compares a word without the marks OCR read from a button's border beside it", () => {
+    const words = [{ text: '‘Atert|', box: box(0, 0, 70) }, { text: 'Conf', box: box(80, 0, 40) }];
+    const [m] = findText([{ text: '‘Atert| Conf', box: box(0, 0, 120), words }], 'Alert', { fuzzy: true });
+    // Stray marks glued to a word leave it whole, with its own box.
+    expect(m).toMatchObject({ text: 'Atert', kind: 'word', box: box(0, 0, 70), edits: 1 });
+    // A mark the query itself has is compared, and found exactly, not as a near miss.
+    expect(findText([{ text: '(Alert)', box: box(0, 0, 70) }], 'Alert', { fuzzy: true }).map((h) => h.edits)).toEqual([undefined]);
+    expect(findText([{ text: '|Atert', box: box(0, 0, 60) }], 'Alert', { fuzzy: true })).toHaveLength(1);
+  });
   it('bounds the edit distance', () => {
     expect(editDistance('kitten', 'sitting', 3)).toBe(3);
     expect(editDistance('kitten', 'sitting', 1)).toBe(2);

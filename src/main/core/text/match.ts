@@ -282,27 +282,46 @@ export function ocrShape(s: string): string {
   return s.replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/cl/g, 'd').replace(/[1il|]/g, 'l').replace(/0/g, 'o');
 }
 
-/** Runs of as many whole words as the query has, within one edit per five query characters. */
+/**
+ * Runs of as many whole words as the query has, within one edit per five query characters. A
+ * run is also compared without the marks at its edges: OCR reads a button's border beside its
+ * label as `|`, `[` or a quote (`‘Atert|`), which would otherwise cost edits of their own.
+ */
 function fuzzyHits(items: readonly TextItem[], prepared: { t: string; spans: Span[] }[], q: string): TextMatch[] {
   const limit = Math.floor(q.length / 5);
   if (limit === 0) return [];
   const n = q.split(' ').length;
+  const shape = ocrShape(q);
   const out: TextMatch[] = [];
   prepared.forEach(({ t, spans }, index) => {
     const tokens = [...t.matchAll(/\S+/g)].map((m) => [m.index, m.index + m[0].length] as const);
     for (let i = 0; i + n <= tokens.length; i++) {
       const start = tokens[i]?.[0] ?? 0;
       const end = tokens[i + n - 1]?.[1] ?? start;
-      const cand = fold(t.slice(start, end)).text;
-      if (cand === q) continue;
-      // An OCR confusion (`rn` read as `m`) costs one edit, not two.
-      const d = Math.max(1, editDistance(ocrShape(cand), ocrShape(q), limit));
-      if (d > limit) continue;
-      const h = hit(items[index] as TextItem, index, t, spans, start, end);
-      out.push({ ...h, confidence: Math.round(h.confidence * (1 - d / q.length) * 1000) / 1000, edits: d });
+      const runs = runsOf(t, start, end, q).map(([s, e]) => ({ s, e, cand: fold(t.slice(s, e)).text }));
+      // The exact search already found it.
+      if (runs.some((r) => r.cand === q)) continue;
+      let best: { d: number; start: number; end: number } | undefined;
+      for (const { s, e, cand } of runs) {
+        // An OCR confusion (`rn` read as `m`) costs one edit, not two.
+        const d = Math.max(1, editDistance(ocrShape(cand), shape, limit));
+        if (d <= limit && (!best || d <= best.d)) best = { d, start: s, end: e };
+      }
+      if (!best) continue;
+      const h = hit(items[index] as TextItem, index, t, spans, best.start, best.end);
+      out.push({ ...h, confidence: Math.round(h.confidence * (1 - best.d / q.length) * 1000) / 1000, edits: best.d });
     }
   });
   return out;
+}
+
+/** The run [start, end) of `t`, then, where the query does not begin or end so, without its edges' marks. */
+function runsOf(t: string, start: number, end: number, q: string): [number, number][] {
+  let s = start;
+  let e = end;
+  if (WORDCHAR.test(q[0] ?? '')) while (s < e && !WORDCHAR.test(t[s] ?? '')) s++;
+  if (WORDCHAR.test(q[q.length - 1] ?? '')) while (e > s && !WORDCHAR.test(t[e - 1] ?? '')) e--;
+  return s === start && e === end ? [[start, end]] : [[start, end], ...(e > s ? [[s, e] as [number, number]] : [])];
 }
 
 /** [index, length] of every non-empty match of `re` in `t`, at most `cap`. */
