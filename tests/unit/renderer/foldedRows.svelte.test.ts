@@ -5,29 +5,10 @@
  */
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { FrameSummary, FramesPage, FramesQuery } from '../../../src/shared/api.ts';
+import type { FramesPage, FramesQuery } from '../../../src/shared/api.ts';
+import { T0, frameSummary as frame } from '../../support/frameSummary.ts';
 import { FramePager } from '../../../src/renderer/lib/framePager.svelte.ts';
 import { MIN_FOLD, firstRowFrames, pageSegments } from '../../../src/shared/timeline.ts';
-
-const T0 = Date.parse('2025-11-20T12:00:00Z');
-
-function frame(i: number, over: Partial<FrameSummary> = {}): FrameSummary {
-  return {
-    ref: `f${i}`,
-    source: 'desktop',
-    target: 'desktop:window:1',
-    capturedAt: new Date(T0 - i * 1000).toISOString(),
-    image: { width: 100, height: 50 },
-    sourceSize: { width: 100, height: 50 },
-    origin: { x: 0, y: 0 },
-    scale: 1,
-    format: 'jpeg',
-    bytes: 1000,
-    pinned: false,
-    hasFull: true,
-    ...over,
-  };
-}
 
 describe('pageSegments', () => {
   it('folds runs of one target and one screen key, and nothing without a key', () => {

@@ -8,27 +8,10 @@ import { flushSync } from 'svelte';
 import { SvelteSet } from 'svelte/reactivity';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FrameSummary, FramesPage, FramesQuery } from '../../../src/shared/api.ts';
+import { T0, frameSummary } from '../../support/frameSummary.ts';
 import { FramePager } from '../../../src/renderer/lib/framePager.svelte.ts';
 
-const T0 = Date.parse('2025-11-20T12:00:00Z');
-
-function frame(i: number, over: Partial<FrameSummary> = {}): FrameSummary {
-  return {
-    ref: `f${i}`,
-    source: 'desktop',
-    target: `desktop:window:${i % 3}`,
-    capturedAt: new Date(T0 - i * 1000).toISOString(),
-    image: { width: 100, height: 50 },
-    sourceSize: { width: 100, height: 50 },
-    origin: { x: 0, y: 0 },
-    scale: 1,
-    format: 'jpeg',
-    bytes: 1000,
-    pinned: false,
-    hasFull: true,
-    ...over,
-  };
-}
+const frame = (i: number, over: Partial<FrameSummary> = {}): FrameSummary => frameSummary(i, { target: `desktop:window:${i % 3}`, ...over });
 
 /** A server whose answers the test releases one at a time. */
 function heldServer(n: number) {

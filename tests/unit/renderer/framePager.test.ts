@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { FrameSummary, FramesPage, FramesQuery } from '../../../src/shared/api.ts';
+import { T0, frameSummary } from '../../support/frameSummary.ts';
 import { FramePager, matchesFilter } from '../../../src/renderer/lib/framePager.svelte.ts';
 import { visibleRange, windowSize } from '../../../src/renderer/lib/windowing.ts';
 
-const T0 = Date.parse('2025-11-20T12:00:00Z');
-
-function frame(i: number, over: Partial<FrameSummary> = {}): FrameSummary {
-  return {
-    ref: `f${i}`,
-    source: i % 2 ? 'browser' : 'desktop',
-    target: i % 2 ? 'browser:tab1' : 'desktop:window:1',
-    capturedAt: new Date(T0 - i * 1000).toISOString(),
-    image: { width: 100, height: 50 },
-    sourceSize: { width: 100, height: 50 },
-    origin: { x: 0, y: 0 },
-    scale: 1,
-    format: 'jpeg',
-    bytes: 1000,
-    pinned: i % 10 === 0,
-    hasFull: true,
-    ...over,
-  };
-}
+const frame = (i: number, over: Partial<FrameSummary> = {}): FrameSummary =>
+  frameSummary(i, { source: i % 2 ? 'browser' : 'desktop', target: i % 2 ? 'browser:tab1' : 'desktop:window:1', pinned: i % 10 === 0, ...over });
 
 /** A fake server over N frames, newest first, honouring the query like the real API. */
 function server(n: number) {
