@@ -21,6 +21,7 @@ import type { BrowserFrameState } from '../src/main/core/sources/browser/frameSt
 import type { CaptureOptions, StoredFrame } from '../src/main/core/sources/source.ts';
 import { CHROMIUM, connectDriver, driverPage, isRoot, resizeViewport, serveFixtures, startChromium } from '../tests/fixtures/browser/harness.ts';
 import { DEFAULT_MASK_PATTERNS } from '../src/shared/settings.ts';
+import { peerEnv } from './peerEnv.ts';
 import type { BenchRow, BenchSection } from './types.ts';
 import { moduleFor } from '../tests/support/modules.ts';
 
@@ -58,16 +59,7 @@ async function connectPeer(name: string, args: string[], navigate: { tool: strin
     command: process.execPath,
     args,
     stderr: 'ignore',
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      // Never let a peer fetch a browser: it must use /usr/bin/chromium.
-      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-      PLAYWRIGHT_BROWSERS_PATH: join(home, 'no-browsers'),
-      PUPPETEER_SKIP_DOWNLOAD: '1',
-      CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
-      CI: '1',
-    },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...peerEnv(home) },
   });
   const client = new Client({ name: 'sightline-bench', version: '0' });
   const close = async (): Promise<void> => {

@@ -20,6 +20,7 @@ import { startAdb } from '../tests/integration/android/harness.ts';
 import { startHarness } from '../tests/support/mcpHarness.ts';
 import { startXvfb } from '../tests/support/xvfb.ts';
 import { counted, tally, tokens, type Call, type Tally } from './economyAgent.ts';
+import { peerEnv } from './peerEnv.ts';
 import { playwrightAgent } from './economyPlaywright.ts';
 import { chromeDevtoolsAgent } from './economyDevtools.ts';
 import { sightlineAgent } from './economySightline.ts';
@@ -177,15 +178,7 @@ async function runPeer(name: string, by: string, args: string[], make: (tools: T
     stderr: 'ignore',
     // Playwright MCP reads files only under its working folder (no MCP roots here): the upload lies there.
     cwd: home,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-      PLAYWRIGHT_BROWSERS_PATH: join(home, 'no-browsers'),
-      PUPPETEER_SKIP_DOWNLOAD: '1',
-      CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
-      CI: '1',
-    },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...peerEnv(home) },
   });
   const client = new Client({ name: 'sightline-bench', version: '0' });
   try {

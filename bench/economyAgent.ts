@@ -19,6 +19,20 @@ export function callText(r: CallToolResult): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
+/** Add one call and what the model reads of its answer: every text block, and each image's estimated vision tokens. */
+export async function countAnswer(r: CallToolResult, t: Pick<Tally, 'calls' | 'textChars' | 'imageTokens'>): Promise<void> {
+  t.calls++;
+  for (const c of r.content) {
+    if (c.type === 'text') t.textChars += c.text.length;
+    if (c.type === 'image') {
+      // An image's size is in its header, but reading it needs a decoder; sharp is already a dependency.
+      const { default: sharp } = await import('sharp');
+      const m = await sharp(Buffer.from(c.data, 'base64')).metadata();
+      t.imageTokens += estimateVisionTokens({ width: m.width ?? 0, height: m.height ?? 0 });
+    }
+  }
+}
+
 /**
  * Count a call and what the model reads of its answer. Error answers are counted and returned
  * like the rest: an agent reads them and decides what to do next.
@@ -26,15 +40,7 @@ export function callText(r: CallToolResult): string {
 export function counted(call: Call, t: Tally): Call {
   return async (name, args) => {
     const r = await call(name, args);
-    t.calls++;
-    for (const c of r.content) {
-      if (c.type === 'text') t.textChars += c.text.length;
-      if (c.type === 'image') {
-        const { default: sharp } = await import('sharp');
-        const m = await sharp(Buffer.from(c.data, 'base64')).metadata();
-        t.imageTokens += estimateVisionTokens({ width: m.width ?? 0, height: m.height ?? 0 });
-      }
-    }
+    await countAnswer(r, t);
     const text = callText(r);
     if (process.env.ECONOMY_DUMP) process.stderr.write(`--- ${name} ${JSON.stringify(args)} (${text.length} chars${r.isError ? ', error' : ''})\n${text}\n`);
     t.log.push(`${name}${r.isError ? ' (error)' : ''}`);

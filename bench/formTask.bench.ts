@@ -13,10 +13,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'puppeteer-core';
-import { estimateVisionTokens } from '../src/main/core/image/fit.ts';
 import { createBrowserSource } from '../src/main/core/sources/browser/browserSource.ts';
 import { connectDriver, serveFixtures, startChromium, type FixtureServer, type RunningChromium } from '../tests/fixtures/browser/harness.ts';
 import { startHarness } from '../tests/support/mcpHarness.ts';
+import { countAnswer, tokens, type Call } from './economyAgent.ts';
+import { peerEnv } from './peerEnv.ts';
 import type { BenchRow, BenchSection } from './types.ts';
 
 const PEERS = join(import.meta.dirname, 'node_modules');
@@ -30,23 +31,11 @@ interface Tally {
   log: string[];
 }
 
-type Call = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
-
 /** Wrap a client's callTool: count the call and what the model reads of its answer; fail on an error result. */
 function counted(call: Call, t: Tally): Call {
   return async (name, args) => {
     const r = await call(name, args);
-    t.calls++;
-    for (const c of r.content) {
-      if (c.type === 'text') t.textChars += c.text.length;
-      if (c.type === 'image') {
-        const px = Buffer.from(c.data, 'base64');
-        // PNG/JPEG size from the header would need a decoder; sharp is already a dependency.
-        const { default: sharp } = await import('sharp');
-        const m = await sharp(px).metadata();
-        t.imageTokens += estimateVisionTokens({ width: m.width ?? 0, height: m.height ?? 0 });
-      }
-    }
+    await countAnswer(r, t);
     if (r.structuredContent) t.structuredChars += JSON.stringify(r.structuredContent).length;
     const text = r.content.find((c) => c.type === 'text');
     if (process.env.FORM_TASK_DUMP) process.stderr.write(`--- ${name} (${r.content.map((c) => (c.type === 'text' ? c.text.length : 0)).reduce((a, b) => a + b, 0)} chars)\n${r.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n')}\n`);
@@ -57,7 +46,6 @@ function counted(call: Call, t: Tally): Call {
 }
 
 const tally = (): Tally => ({ calls: 0, textChars: 0, imageTokens: 0, structuredChars: 0, log: [] });
-const tokens = (t: Tally): number => Math.round(t.textChars / 4) + t.imageTokens;
 
 /** The page's state in the tab at `url` (read by the test's own CDP client). */
 async function pageState(driver: Browser, url: string): Promise<{ sent: string[]; finished: number } | undefined> {
@@ -97,7 +85,7 @@ async function playwright(chrome: RunningChromium, url: string, t: Tally, notes:
     command: process.execPath,
     args: [join(PEERS, '@playwright/mcp/cli.js'), '--cdp-endpoint', chrome.endpoint, '--output-dir', join(home, 'out')],
     stderr: 'ignore',
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', PLAYWRIGHT_BROWSERS_PATH: join(home, 'no-browsers'), CI: '1' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...peerEnv(home) },
   });
   const client = new Client({ name: 'sightline-bench', version: '0' });
   try {

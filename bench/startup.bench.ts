@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { isSupported } from '../bin/launcher.js';
 import { CHROMIUM, isRoot } from '../tests/fixtures/browser/harness.ts';
+import { peerEnv } from './peerEnv.ts';
 import type { BenchRow, BenchSection } from './types.ts';
 
 const RUNS = 12;
@@ -158,17 +159,8 @@ export default async function run(): Promise<BenchSection> {
   let dirs = 0;
   const freshDataDir = (): string => join(tmp, `data-${dirs++}`);
   // What the SDK's StdioClientTransport passes (HOME, LOGNAME, PATH, SHELL, TERM, USER), HOME made
-  // fresh; peers must never fetch a browser (they are pointed at /usr/bin/chromium and do not launch
-  // it before a tool call).
-  const env = {
-    ...getDefaultEnvironment(),
-    HOME: home,
-    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-    PLAYWRIGHT_BROWSERS_PATH: join(home, 'no-browsers'),
-    PUPPETEER_SKIP_DOWNLOAD: '1',
-    CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
-    CI: '1',
-  };
+  // fresh (the peers do not launch their browser before a tool call).
+  const env = { ...getDefaultEnvironment(), ...peerEnv(home) };
   const node = process.execPath;
   const root = isRoot ? ['--no-sandbox'] : [];
   // The floor: a Node process with no imports that answers every request at once.
