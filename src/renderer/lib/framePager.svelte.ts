@@ -165,14 +165,7 @@ export class FramePager {
     const k = r - live.length;
     const { folding } = this.#layout;
     // The last folding page that starts at or before row k.
-    let lo = 0;
-    let hi = folding.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((folding[mid] as { before: number }).before <= k) lo = mid + 1;
-      else hi = mid;
-    }
-    const f = folding[lo - 1];
+    const f = folding[countAtOrBelow(folding, (g) => g.before, k) - 1];
     if (f && k < f.before + f.rows) return this.#rowInPage(f.page, k - f.before, live.length);
     const j = k + (f?.saved ?? 0);
     const p = Math.floor(j / this.pageSize);
@@ -204,14 +197,8 @@ export class FramePager {
     const j = index - live;
     const p = Math.floor(j / this.pageSize);
     const { folding } = this.#layout;
-    let lo = 0;
-    let hi = folding.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((folding[mid] as { page: number }).page <= p) lo = mid + 1;
-      else hi = mid;
-    }
-    const f = folding[lo - 1];
+    // The last folding page at or before page p.
+    const f = folding[countAtOrBelow(folding, (g) => g.page, p) - 1];
     if (f?.page !== p) return Math.min(this.rowCount - 1, live + j - (f?.saved ?? 0));
     const frames = this.#pages.get(p) as readonly FrameSummary[];
     const k = j - p * this.pageSize;
@@ -405,4 +392,16 @@ export class FramePager {
     for (const ctrl of this.#inflight.values()) ctrl.abort();
     this.#inflight.clear();
   }
+}
+
+/** How many items of `sorted` (ascending by `key`) have a key at or below `x`: a binary search. */
+function countAtOrBelow<T>(sorted: readonly T[], key: (t: T) => number, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (key(sorted[mid] as T) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
