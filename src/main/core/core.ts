@@ -22,7 +22,7 @@ import { ScreenText } from './frames/screenText.ts';
 import { AgentRuns } from './runs/runs.ts';
 import { indexProgressEvents } from './text/indexProgress.ts';
 import { TextIndexer, type IndexerTiming } from './text/indexer.ts';
-import { OcrService, type OcrPort } from './text/ocr.ts';
+import { OcrService, recognizePages, type OcrPort } from './text/ocr.ts';
 import { TextSearch } from './text/search.ts';
 import { BusySignal } from './util/busy.ts';
 import { SettingsStore } from './settings/store.ts';
@@ -129,7 +129,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       image: (ref) => frames.textImage(ref),
       // The port refuses when OCR is off (UNSUPPORTED): the indexer waits.
       // Secrets read by OCR never reach the index (masked patterns are blanked, as for every reader).
-      recognize: async (image, o) => redactOcr(await (options.ocr ?? ocr).recognize(image, { ...o, priority: 'background' }), maskSpecOf(settings.values())),
+      read: async (pages, o) => (await recognizePages(options.ocr ?? ocr, pages, { ...o, priority: 'background' })).map((r) => redactOcr(r, maskSpecOf(settings.values()))),
     },
     archives: () => history.textArchives(),
     refresh: (name, signal) => history.refreshArchive(name, signal),
