@@ -173,6 +173,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX IF NOT EXISTS frames_own_target_label ON frames (target, captured_at) WHERE label IS NOT NULL AND external = 0;
     `,
   },
+  {
+    version: 10,
+    name: 'which reader wrote a frame\'s text',
+    up: `
+      -- The version of the reader that wrote a frame's text (0: written before versions were kept).
+      -- Text written by an older reader is read again in the background, newest first (per reader
+      -- version, by this index), while search goes on answering with it.
+      ALTER TABLE frame_text_meta ADD COLUMN reader INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX frame_text_meta_reader ON frame_text_meta (reader, key);
+    `,
+  },
 ];
 
 /** The linked SQLite is at least version `want` ([major, minor, patch]). */
