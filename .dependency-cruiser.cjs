@@ -50,7 +50,7 @@ module.exports = {
     {
       name: 'sources-use-ports',
       severity: 'error',
-      comment: 'A source sees its ports, the image pipeline, frame shapes, the action-kind kit and the tool kit; never the services, the catalog database, the server or the composition root.',
+      comment: 'A source sees its ports, the image pipeline, frame shapes, the action-definition kit (actionDefs.ts) and the tool kit; never the services, the catalog database, the server or the composition root.',
       from: { path: SOURCE_FOLDER },
       to: {
         path: CORE,
@@ -60,11 +60,25 @@ module.exports = {
           `${CORE}(image|util)/`,
           `${CORE}catalog/(types|refs)\\.ts$`,
           `${CORE}mcp/(tool|schemas|response|action|sharedTools)\\.ts$`,
-          `${CORE}actions/(kinds|fields)\\.ts$`,
+          `${CORE}actionDefs\\.ts$`,
           `${CORE}ports\\.ts$`,
           `${CORE}text/`,
         ],
       },
+    },
+    {
+      name: 'sources-below-actions',
+      severity: 'error',
+      comment: 'The sources sit below the action service: a source (its ports and helpers included) defines its kinds with actionDefs.ts, never with anything in actions/.',
+      from: { path: `${CORE}sources/` },
+      to: { path: `${CORE}actions/` },
+    },
+    {
+      name: 'action-contract-below-actions',
+      severity: 'error',
+      comment: 'How a kind is defined (actionDefs.ts) sits below both the action service and the sources: it imports neither the service nor a source.',
+      from: { path: `${CORE}actionDefs\\.ts$` },
+      to: { path: [`${CORE}actions/`, SOURCE_FOLDER] },
     },
     {
       name: 'ports-are-interfaces',

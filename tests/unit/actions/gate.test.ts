@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { clickKind, defineAction, dragKind, typeTextKind, viaInput } from '../../../src/main/core/actions/kinds.ts';
+import { defineAction, viaInput } from '../../../src/main/core/actionDefs.ts';
+import { clickKind, dragKind, typeTextKind } from '../../../src/main/core/actions/kinds.ts';
 import { ActionGate, type GateDeps } from '../../../src/main/core/actions/gate.ts';
 import type { FrameRecord } from '../../../src/main/core/catalog/types.ts';
 import type { ActionKind, ArgsOf, ScreenTextResult } from '../../../src/main/core/ports.ts';

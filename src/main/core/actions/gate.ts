@@ -16,7 +16,7 @@ import type { ActionDetails, AfterMode, FrameJudgement, PendingAction, Source, S
 import type { BusySignal } from '../util/busy.ts';
 import { readAim, type Aimed } from './aim.ts';
 import { describeOutcome } from './describe.ts';
-import { shorten } from './kinds.ts';
+import { shorten } from '../actionDefs.ts';
 import type { Redactor, TypedArgs } from './redact.ts';
 import { reportOutcome } from './outcome.ts';
 import { findTextAim, type AimPurpose } from './textAim.ts';
