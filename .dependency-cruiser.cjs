@@ -4,8 +4,8 @@
  * arrow too. The picture is in docs/architecture.md.
  */
 const CORE = '^src/main/core/';
-/** A source's own folder (its implementation), as a capture group for "not another source". */
-const SOURCE_FOLDER = '^src/main/core/sources/([^/]+)/';
+/** A source's own folder (its implementation), as a capture group for "not another source"; ports/ is the contract they share. */
+const SOURCE_FOLDER = '^src/main/core/sources/(?!ports/)([^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -45,7 +45,7 @@ module.exports = {
       severity: 'error',
       comment: 'A source folder never imports another source folder.',
       from: { path: SOURCE_FOLDER },
-      to: { path: '^src/main/core/sources/([^/]+)/', pathNot: '^src/main/core/sources/$1/' },
+      to: { path: SOURCE_FOLDER, pathNot: '^src/main/core/sources/$1/' },
     },
     {
       name: 'sources-use-ports',
@@ -57,6 +57,7 @@ module.exports = {
         pathNot: [
           SOURCE_FOLDER.replace('([^/]+)', '$1'),
           `${CORE}sources/(source|module|aim)\\.ts$`,
+          `${CORE}sources/ports/`,
           `${CORE}(image|util)/`,
           `${CORE}catalog/(types|refs)\\.ts$`,
           `${CORE}mcp/(tool|schemas|response|action|sharedTools)\\.ts$`,
@@ -84,7 +85,7 @@ module.exports = {
       name: 'ports-are-interfaces',
       severity: 'error',
       comment: 'ports.ts and the tool kit describe; they import no implementation.',
-      from: { path: [`${CORE}ports\\.ts$`, `${CORE}sources/(source|module)\\.ts$`, `${CORE}mcp/tool\\.ts$`] },
+      from: { path: [`${CORE}ports\\.ts$`, `${CORE}sources/(source|module)\\.ts$`, `${CORE}sources/ports/`, `${CORE}mcp/tool\\.ts$`] },
       to: { path: [`${CORE}(frames|actions|settings|http|targets|core)`, `${CORE}sources/(registry|builtin)\\.ts$`, `${CORE}mcp/server\\.ts$`, `${CORE}catalog/(catalog|frames|archive|retention|activity)\\.ts$`] },
     },
     {
