@@ -55,11 +55,49 @@ export interface FrameJudgement extends FrameCheck {
 }
 
 /**
+ * What a target is, as its source reads it while holding the target's lock: what Sightline's
+ * own-target rule and the input allowlist judge it by. Never a title (a page or an app chooses its
+ * own); `label` only names the target in a refusal.
+ */
+export type TargetFacts =
+  /** A tab: the URL it shows now. */
+  | { kind: 'page'; url: string }
+  /** A window: the process that owns it as the OS tells it, or why that cannot be told. */
+  | { kind: 'window'; owner?: WindowOwner; unknown?: string; label?: string }
+  /** A whole display: it shows many apps, none of which it is. */
+  | { kind: 'display'; label?: string }
+  /** A device: the package in front. */
+  | { kind: 'device'; package: string | undefined; label?: string }
+  /** Any other source's target: the app its source vouches for. */
+  | { kind: 'app'; app: string | undefined; label?: string };
+
+/** The process behind a window, as the OS (on X11, the X server) tells it: never as the window claims. */
+export interface WindowOwner {
+  pid: number;
+  /** The executable's real path, when it can be read. */
+  exe?: string;
+  /** The app's name where the OS gives it (macOS, Windows); on X11 a window names its class itself, so none. */
+  app?: string;
+}
+
+/** Where an action leads besides its target: a page (a navigation, a redirect, a link a click follows) or an app (the one a link opens in). */
+export type Place = { kind: 'page'; url: string } | { kind: 'app'; name: string };
+
+/** What the judgement says beyond "go on". */
+export interface Verdict {
+  /** The allowlist is set: only what was judged may start (an app a link opens in, picked by the source, not by a chooser). */
+  confined: boolean;
+}
+
+/**
  * An action as the gate hands it to a source: typed by its kind, but still in the agent's image
- * space. The source, holding the target's lock, judges the frame (`ScreenPort.checkFrame`'s
- * rules) and calls `resolve` with its judgement, which maps every point into source space
- * (POINT_OUTSIDE_FRAME when one falls outside the image); then it acts, still under the lock, so
- * nothing can move the target between the check and the act.
+ * space and not yet judged. The source, holding the target's lock, first calls `judge` with the
+ * facts it reads there (pause, read-only, Sightline's own targets, the allowlist: nothing queued
+ * behind a slow call acts after the person paused, or on a page no one judged), then judges the
+ * frame (`ScreenPort.checkFrame`'s rules) and calls `resolve`, which maps every point into source
+ * space (POINT_OUTSIDE_FRAME when one falls outside the image); then it acts, still under the lock,
+ * so nothing can change the target between the checks and the act. `settle` (sources/aim.ts) does
+ * the first two steps in that order.
  */
 export interface PendingAction<A = SourceAction> {
   readonly kind: string;
@@ -69,6 +107,17 @@ export interface PendingAction<A = SourceAction> {
   readonly after: AfterMode;
   /** False when the frame only places what changed (a node or text aim): a stale one is no refusal then. */
   readonly needsFreshFrame: boolean;
+  /**
+   * INPUT_PAUSED, READ_ONLY or NOT_ALLOWED, judged now: call it holding the target's lock, before
+   * anything is touched. `facts` is read only when the judgement needs the target (not for an
+   * action judged by the app it launches). May be called again before a later step (a long upload).
+   */
+  judge(facts: () => TargetFacts | Promise<TargetFacts>): Promise<Verdict>;
+  /** NOT_ALLOWED when the action may not lead to `place` (Sightline's own, off the allowlist): a redirect, a link a click followed, the app a link opens in. */
+  judgePlace(place: Place): void;
+  /** The real path of a file the action hands to the target (an upload, an APK): inside files.uploadRoots, else PATH_REFUSED. */
+  allowedFile(path: string, what: string): Promise<string>;
+  /** Map the action into source space with the source's judgement of the frame; INTERNAL when `judge` was not called first. */
   resolve(judged: FrameJudgement): A;
 }
 
