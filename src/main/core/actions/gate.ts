@@ -238,7 +238,7 @@ function pendingAction<S extends z.ZodRawShape, A>(
       const by = allowByPlaces(kind.allow?.(args));
       // An action aimed at a named place (launching an app, a new tab at an origin) is judged by that place alone.
       if (by.as) policy.place(by.as, source);
-      else if (!by.none) policy.target(await facts(), { source, target: aim.target, blankOk: by.also !== undefined });
+      else if (!by.none) policy.target(await facts({ names: policy.confined() }), { source, target: aim.target, blankOk: by.also !== undefined });
       // Where the action leads (a page navigated to) must be allowed too.
       if (by.also) policy.place(by.also, source);
       admitted = true;

@@ -2,7 +2,7 @@
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import type { Point } from '../../../shared/frame.ts';
 import { allowedFile } from '../util/allowedFile.ts';
-import type { AfterMode, Capabilities, CapabilityName, FrameCheck, FrameJudgement, PendingAction, Source, StoredFrame, TargetFacts } from './source.ts';
+import type { AfterMode, Capabilities, CapabilityName, FactsReader, FrameCheck, FrameJudgement, PendingAction, Source, StoredFrame } from './source.ts';
 
 /**
  * Judge a pending action, holding the target's lock: first the policy on the target as it is now
@@ -11,7 +11,7 @@ import type { AfterMode, Capabilities, CapabilityName, FrameCheck, FrameJudgemen
  * refusals: policy, target, staleness, point. A frame that only places what changed (a node or
  * text aim) may be stale without refusing the action.
  */
-export async function settle<A>(action: PendingAction<A>, facts: () => TargetFacts | Promise<TargetFacts>, check: (frame: StoredFrame) => Promise<FrameCheck>): Promise<A> {
+export async function settle<A>(action: PendingAction<A>, facts: FactsReader, check: (frame: StoredFrame) => Promise<FrameCheck>): Promise<A> {
   await action.judge(facts);
   if (!action.frame) return action.resolve({});
   let judged: FrameJudgement;

@@ -46,8 +46,12 @@ import { ROTATION_DEG } from './screen.ts';
 const START_TIMEOUT = 30_000;
 const SHORT = 15_000;
 
-/** A device as the action's judge sees it, read now under its lock: the package in front. */
-export async function deviceFacts(d: AndroidDevices, ref: DeviceRef, signal: AbortSignal): Promise<TargetFacts> {
+/**
+ * A device as the action's judge sees it, read now under its lock: the package in front (read only
+ * when the allowlist will match it: no package is Sightline's own).
+ */
+export async function deviceFacts(d: AndroidDevices, ref: DeviceRef, signal: AbortSignal, need: { names: boolean }): Promise<TargetFacts> {
+  if (!need.names) return { kind: 'device', package: undefined, label: ref.id };
   const pkg = parseForegroundPackage(await d.shell(ref, FOCUS_COMMAND, signal, 'reading the app in front').catch(() => ''));
   return { kind: 'device', package: pkg, label: ref.id };
 }
@@ -74,7 +78,7 @@ export class AndroidApps implements AppsPort, OrientationPort {
   launch(action: PendingAction<ModuleAction<'launch_app', LaunchParams>>, signal: AbortSignal): Promise<ActionDetails> {
     const ref = this.#d.device(action.target);
     return this.#d.exclusive(ref, signal, async () => {
-      await action.judge(() => deviceFacts(this.#d, ref, signal));
+      await action.judge((need) => deviceFacts(this.#d, ref, signal, need));
       const { params: p } = action.resolve({});
       return this.#launch(ref, p.package, p.activity, p.wait, signal);
     });
@@ -83,7 +87,7 @@ export class AndroidApps implements AppsPort, OrientationPort {
   stop(action: PendingAction<ModuleAction<'stop_app', { package: string }>>, signal: AbortSignal): Promise<ActionDetails> {
     const ref = this.#d.device(action.target);
     return this.#d.exclusive(ref, signal, async () => {
-      await action.judge(() => deviceFacts(this.#d, ref, signal));
+      await action.judge((need) => deviceFacts(this.#d, ref, signal, need));
       return this.#stop(ref, action.resolve({}).params.package, signal);
     });
   }
@@ -91,7 +95,7 @@ export class AndroidApps implements AppsPort, OrientationPort {
   openUrl(action: PendingAction<ModuleAction<'open_url', OpenUrlParams>>, signal: AbortSignal): Promise<ActionDetails> {
     const ref = this.#d.device(action.target);
     return this.#d.exclusive(ref, signal, async () => {
-      const verdict = await action.judge(() => deviceFacts(this.#d, ref, signal));
+      const verdict = await action.judge((need) => deviceFacts(this.#d, ref, signal, need));
       const { params: p } = action.resolve({});
       return this.#openUrl(ref, p.url, p.package, p.wait, { judge: action, confined: verdict.confined }, signal);
     });
@@ -103,7 +107,7 @@ export class AndroidApps implements AppsPort, OrientationPort {
    */
   async install(action: PendingAction<ModuleAction<'install_apk', InstallParams>>, signal: AbortSignal): Promise<ActionDetails> {
     const ref = this.#d.device(action.target);
-    const judge = (): Promise<unknown> => this.#d.exclusive(ref, signal, () => action.judge(() => deviceFacts(this.#d, ref, signal)));
+    const judge = (): Promise<unknown> => this.#d.exclusive(ref, signal, () => action.judge((need) => deviceFacts(this.#d, ref, signal, need)));
     await judge();
     const { params: p } = action.resolve({});
     const real = await action.allowedFile(p.path, 'APK');
@@ -113,7 +117,7 @@ export class AndroidApps implements AppsPort, OrientationPort {
   setOrientation(action: PendingAction<ModuleAction<'set_orientation', { orientation: OrientationValue }>>, signal: AbortSignal): Promise<ActionDetails> {
     const ref = this.#d.device(action.target);
     return this.#d.exclusive(ref, signal, async () => {
-      await action.judge(() => deviceFacts(this.#d, ref, signal));
+      await action.judge((need) => deviceFacts(this.#d, ref, signal, need));
       return this.#orientation(ref, action.resolve({}).params.orientation, signal);
     });
   }

@@ -51,7 +51,7 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
     return this.#d.exclusive(ref, signal, async () => {
       const action = await settle(
         pending,
-        () => deviceFacts(this.#d, ref, signal),
+        (need) => deviceFacts(this.#d, ref, signal, need),
         (frame) => this.#screen.checkFrame(frame as StoredFrame<AndroidFrameState>, signal),
       );
       switch (action.kind) {

@@ -51,7 +51,8 @@ export async function guardHops(tab: Tab, judge: (url: string, mainFrame: boolea
     refused: () => refused,
     async stop() {
       tab.session.off('Fetch.requestPaused', onPaused);
-      await tab.session.send('Fetch.disable').catch(() => undefined);
+      // Not waited for: the session runs commands in order, so the next action's Fetch.enable comes after it.
+      void tab.session.send('Fetch.disable').catch(() => undefined);
     },
   };
 }

@@ -83,6 +83,9 @@ export interface WindowOwner {
 /** Where an action leads besides its target: a page (a navigation, a redirect, a link a click follows) or an app (the one a link opens in). */
 export type Place = { kind: 'page'; url: string } | { kind: 'app'; name: string };
 
+/** How a source reads its target's facts for the judge, now, under its lock. */
+export type FactsReader = (need: { names: boolean }) => TargetFacts | Promise<TargetFacts>;
+
 /** What the judgement says beyond "go on". */
 export interface Verdict {
   /** The allowlist is set: only what was judged may start (an app a link opens in, picked by the source, not by a chooser). */
@@ -110,9 +113,11 @@ export interface PendingAction<A = SourceAction> {
   /**
    * INPUT_PAUSED, READ_ONLY or NOT_ALLOWED, judged now: call it holding the target's lock, before
    * anything is touched. `facts` is read only when the judgement needs the target (not for an
-   * action judged by the app it launches). May be called again before a later step (a long upload).
+   * action judged by the app it launches); `need.names` says whether the allowlist will match its
+   * names (else only Sightline's own-target rule asks, which a device's package never meets). May
+   * be called again before a later step (a long upload).
    */
-  judge(facts: () => TargetFacts | Promise<TargetFacts>): Promise<Verdict>;
+  judge(facts: FactsReader): Promise<Verdict>;
   /** NOT_ALLOWED when the action may not lead to `place` (Sightline's own, off the allowlist): a redirect, a link a click followed, the app a link opens in. */
   judgePlace(place: Place): void;
   /** The real path of a file the action hands to the target (an upload, an APK): inside files.uploadRoots, else PATH_REFUSED. */
