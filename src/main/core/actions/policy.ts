@@ -134,7 +134,8 @@ export function namesOf(facts: TargetFacts): string[] | 'blank' {
 /** The names a tab showing `url` answers to in input.allowlist: its host (port included) and origin. */
 export function allowNamesOfUrl(url: string | undefined): string[] | 'blank' {
   if (url === undefined) return [];
-  if (url === 'about:blank') return 'blank';
+  // A tab that has not committed a document yet (just opened) reports no URL: it shows nothing either.
+  if (url === 'about:blank' || url === '') return 'blank';
   try {
     const u = new URL(url);
     if (u.protocol === 'http:' || u.protocol === 'https:') return [u.host, u.origin];

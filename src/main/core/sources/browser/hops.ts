@@ -73,9 +73,13 @@ export async function guarded<T>(tab: Tab, kind: string, judge: (url: string, ma
     if (w.navStarted !== mark.navStarted && w.navCommitted === mark.navCommitted && !guard.refused()) {
       await w.until(() => w.navCommitted !== mark.navCommitted || !!guard.refused() || !!w.dialog, COMMIT_WAIT_MS, signal);
     }
-  } finally {
+  } catch (e) {
     await guard.stop();
+    // The action failed on its own; a hop it set off that was refused still leaves the tab blank.
+    if (guard.refused()) await blankTab(tab);
+    throw e;
   }
+  await guard.stop();
   const refused = guard.refused();
   if (refused) {
     await blankTab(tab);
