@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { StatusInfo } from '../../shared/api.ts';
 import type { SettingsPatch } from '../../shared/settings.ts';
 import { ActionGate } from './actions/gate.ts';
-import { admitInput, checkAllowlist } from './actions/policy.ts';
+import { inputPolicy } from './actions/policy.ts';
 import { redactor } from './actions/redact.ts';
 import type { ActivityLog } from './catalog/activity.ts';
 import { Catalog } from './catalog/catalog.ts';
@@ -25,6 +25,7 @@ import { TextIndexer, type IndexerTiming } from './text/indexer.ts';
 import { OcrService, recognizePages, type OcrPort } from './text/ocr.ts';
 import { TextSearch } from './text/search.ts';
 import { BusySignal } from './util/busy.ts';
+import { ownFacts } from './util/self.ts';
 import { SettingsStore } from './settings/store.ts';
 import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
@@ -99,7 +100,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Files an interrupted write left behind (a crash between rename and row).
   void catalog.retention.sweep().catch((e: unknown) => log(`[sightline] leftover files could not be swept: ${(e as Error).message}`));
   const events: CoreBus = new EventEmitter<CoreEvents>();
-  const sources = new SourceRegistry(modules, settings, { dataDir, env, archive: catalog.archive, host: options.host ?? {} });
+  const sources = new SourceRegistry(modules, settings, {
+    dataDir,
+    env,
+    archive: catalog.archive,
+    host: options.host ?? {},
+    inputAllowed: () => !settings.values().input.paused && !settings.values().input.readOnly,
+  });
   // Archive frames are read through their source (its files are read in place, never copied).
   catalog.frames.setExternalReader(async (rec, variant) => portOf(await sources.get(rec.source), 'history').read(rec, variant));
   const busy = new BusySignal();
@@ -109,10 +116,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const actions = new ActionGate({
     sources,
     frames,
-    policy: {
-      admit: () => admitInput(settings.values().input),
-      allowlist: (source, target, signal, by) => checkAllowlist(sources, settings.values().input.allowlist, source, target, signal, by),
-    },
+    policy: inputPolicy({ input: () => settings.values().input, uploadRoots: () => settings.values().files.uploadRoots, own: () => ownFacts(dataDir) }),
     text,
     activity: catalog.activity,
     busy,

@@ -9,7 +9,6 @@ import type { SourceHealth, SourceName } from '../../../shared/frame.ts';
 import type { SettingsValues } from '../../../shared/settings.ts';
 import type { SourceInfo } from '../../../shared/sources.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { ownFacts, type OwnFacts } from '../util/self.ts';
 import { SOURCE_NAME_PATTERN, type AnySourceModule, type SourceContext } from './module.ts';
 import { portOf } from './aim.ts';
 import type { Capabilities, CapabilityName, HistoryPort, Source } from './source.ts';
@@ -32,10 +31,10 @@ export class SourceRegistry {
   /** The last health of each enabled source, and when it was taken. */
   readonly #health = new Map<string, { health: SourceHealth; at: number }>();
   readonly #settings: RegistrySettings;
-  readonly #context: Omit<SourceContext<unknown>, 'settings' | 'core'>;
+  readonly #context: Omit<SourceContext<unknown>, 'settings'>;
   readonly #listeners: (() => void)[] = [];
 
-  constructor(modules: readonly AnySourceModule[], settings: RegistrySettings, context: Omit<SourceContext<unknown>, 'settings' | 'core'>) {
+  constructor(modules: readonly AnySourceModule[], settings: RegistrySettings, context: Omit<SourceContext<unknown>, 'settings'>) {
     for (const m of modules) {
       if (!SOURCE_NAME_PATTERN.test(m.name)) throw new Error(`Source name "${m.name}" must be lowercase letters, digits and "-".`);
       if (this.#modules.has(m.name)) throw new Error(`Two sources are named "${m.name}".`);
@@ -96,11 +95,6 @@ export class SourceRegistry {
     return name;
   }
 
-  /** What is Sightline's own now (its servers' ports, its processes, its data directory). */
-  own(): OwnFacts {
-    return ownFacts(this.#context.dataDir);
-  }
-
   // ── instances ───────────────────────────────────────────────────────────────────────────
 
   /** The source (created on first use), or SOURCE_DISABLED / SOURCE_UNAVAILABLE. */
@@ -112,7 +106,7 @@ export class SourceRegistry {
     }
     let p = this.#instances.get(name);
     if (!p) {
-      p = Promise.resolve().then(() => m.create({ ...this.#context, settings: () => this.#settings.section(name), core: () => this.#settings.values() }) as Source | Promise<Source>);
+      p = Promise.resolve().then(() => m.create({ ...this.#context, settings: () => this.#settings.section(name) }) as Source | Promise<Source>);
       this.#instances.set(name, p);
       p.catch(() => {
         if (this.#instances.get(name) === p) this.#instances.delete(name);

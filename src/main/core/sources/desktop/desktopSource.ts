@@ -41,6 +41,7 @@ export function createDesktopSource(options: DesktopSourceOptions): DesktopSourc
       return check ? { ...h, checks: [...(h.checks ?? []), check] } : h;
     },
     dispose: async () => {
+      screen.dispose();
       await input.dispose();
       await tree?.dispose();
     },

@@ -1,5 +1,4 @@
 /** The desktop source module: displays and application windows on macOS, Windows and X11. */
-import { basename } from 'node:path';
 import { focusWindowTool } from '../../mcp/sharedTools.ts';
 import { defineSource } from '../module.ts';
 import { desktopSettings } from './settings.ts';
@@ -24,15 +23,6 @@ export const desktopModule = defineSource({
   },
   tools: [focusWindowTool],
   osPermissions: true,
-  // A window answers to its application (its class, or the OS's app name) and its executable, never its title.
-  allowNames: (t) => {
-    const exe = typeof t.details?.exe === 'string' ? t.details.exe : undefined;
-    return [t.app, exe, exe ? basename(exe) : undefined];
-  },
-  ownTarget: async (target, source, own, signal) => {
-    const pid = (await source.screen?.listTargets(signal))?.find((t) => t.id === target)?.details?.pid;
-    return typeof pid === 'number' && own.pids.has(pid) ? `the Sightline app's own window (process ${pid})` : undefined;
-  },
   async create(ctx) {
     const { createDesktopSource } = await import('./desktopSource.ts');
     return createDesktopSource({
@@ -40,7 +30,7 @@ export const desktopModule = defineSource({
       env: ctx.env,
       permissions: ctx.host.macPermissions,
       // Raising is input to the desktop: never while the person has paused it or made Sightline read-only.
-      raiseBeforeCapture: () => ctx.settings().raiseBeforeCapture && !ctx.core().input.paused && !ctx.core().input.readOnly,
+      raiseBeforeCapture: () => ctx.settings().raiseBeforeCapture && ctx.inputAllowed(),
     });
   },
 });
