@@ -243,9 +243,8 @@ function parseEntry(text: string | undefined): { name: string; exec: string } | 
   return type === 'Application' && exec ? { name, exec } : undefined;
 }
 
-/** A Chromium-based app: a known id, or an executable with Chromium's ICU data beside it. */
+/** A Chromium-based app Sightline can start: a known id, or an executable with Chromium's ICU data beside it; never a sandboxed one. */
 function isChromiumApp(id: string, exec: string, env: NodeJS.ProcessEnv): boolean {
-  if (KNOWN.has(id)) return true;
   const words = splitExec(exec);
   let i = 0;
   if (words[0] === 'env') {
@@ -254,6 +253,7 @@ function isChromiumApp(id: string, exec: string, env: NodeJS.ProcessEnv): boolea
   }
   const program = words[i] ? unquote(words[i]!) : undefined;
   if (!program || SANDBOXED.has(basename(program))) return false;
+  if (KNOWN.has(id)) return true;
   const path = resolveProgram(program, env);
   return path !== undefined && existsSync(join(dirname(path), 'icudtl.dat'));
 }
