@@ -80,7 +80,7 @@ export class AppAccess {
       `Starts Chromium, Chrome and Electron apps (VS Code, Slack, Discord…) with ${ACCESSIBILITY_FLAG} through launchers of their own in ${this.#dirs.user}` +
       `${installed.length ? ` (here: ${list(installed)})` : ' (none is installed here)'}, and turns on the desktop session's accessibility status, which Qt 6 apps read as they start. ` +
       'Apps started after that show their controls to get_ui_tree, click and type_text; they use a little more memory and CPU. Turning it off removes those launchers.';
-    const setting = { key: APP_ACCESSIBILITY_KEY, on, effect };
+    const setting = { key: APP_ACCESSIBILITY_KEY, on, label: 'Start these apps with accessibility on', effect };
     const label = 'Controls of Chromium, Electron and Qt apps';
     if (!on) {
       return {
