@@ -1,9 +1,9 @@
 /**
  * A Chromium window's controls in the desktop tree: Debian's Chromium in a real window on Xvfb +
- * openbox with a real AT-SPI bus. Started as the menu starts it, it shows only its frame; with
- * `desktop.appAccessibility` on, Sightline's launcher starts it with accessibility on and
- * get_ui_tree, click by text and node, and type_text by placeholder and by label reach the page
- * as they reach a GTK form. Turning the setting off removes the launcher and the session status
+ * openbox with a real AT-SPI bus. Started as the menu starts it, it shows only its frame (and a
+ * Qt 6 app nothing); with `desktop.appAccessibility` on, Sightline's launcher starts it with
+ * accessibility on and get_ui_tree, click by text and node, and type_text by placeholder and by
+ * label reach the page as they reach a GTK form, and a Qt 6 app started after shows its controls. Turning the setting off removes the launcher and the session status
  * Sightline set. The desktop source is the real module, configured through the settings store.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { desktopModule } from '../../../src/main/core/sources/desktop/module.ts';
 import type { HealthCheck } from '../../../src/shared/frame.ts';
-import { startA11y, type A11ySession } from '../../support/a11y.ts';
+import { startA11y, startQtApp, type A11ySession } from '../../support/a11y.ts';
 import { serveMailPage, startChromiumWindow, type ChromiumWindow, type MailPage } from '../../support/chromiumWindow.ts';
 import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
 import { startXvfb, type XDisplay } from '../../support/xvfb.ts';
@@ -27,7 +27,7 @@ interface Node {
   attributes?: Record<string, string>;
 }
 
-describe('desktop tree of a Chromium window (AT-SPI)', { timeout: 180_000 }, () => {
+describe('apps that show their controls only when asked: a Chromium window and a Qt 6 app (AT-SPI)', { timeout: 180_000 }, () => {
   let x: XDisplay;
   let a: A11ySession;
   let page: MailPage;
@@ -95,6 +95,13 @@ describe('desktop tree of a Chromium window (AT-SPI)', { timeout: 180_000 }, () 
     // No page inside: either no tree at all or the frame alone.
     if (!r.isError) expect(JSON.stringify(r.structuredContent)).not.toContain('Search mail');
     await plain.close();
+    // A Qt 6 app started now is not on the accessibility bus at all.
+    const qt = await startQtApp(a, { title: 'Qt Before', geometry: '400x220+800+500' });
+    try {
+      expect(textOf(await h.call('get_ui_tree', { target: `desktop:window:${qt.windowId}` }))).toMatch(/^UNSUPPORTED: The app of .* exposes no accessibility tree/);
+    } finally {
+      await qt.close();
+    }
   });
 
   it('on: Chromium started from Sightline’s launcher shows its page; click and type by text and node reach it', async () => {
@@ -147,6 +154,24 @@ describe('desktop tree of a Chromium window (AT-SPI)', { timeout: 180_000 }, () 
     const found = ok(await h.call('find_text', { target, text: 'Inbox' })).structuredContent as { via: string; matches: unknown[] };
     expect(found.via).toBe('tree');
     expect(found.matches).toHaveLength(1);
+  });
+
+  it('on: a Qt 6 app started after it shows its controls (the session status it set)', async () => {
+    const qt = await startQtApp(a, { title: 'Qt After', geometry: '400x220+800+500' });
+    try {
+      const target = `desktop:window:${qt.windowId}`;
+      ok(await h.call('capture', { target }));
+      const list = await nodes(target);
+      named(list, 'button', 'Send');
+      const pressed = qt.next((e) => e.event === 'click' && e.button === 'Send');
+      ok(await h.call('click', { target, text: 'Send' }));
+      await pressed;
+      const typed = qt.next((e) => e.event === 'text' && e.value === 'Hello');
+      ok(await h.call('type_text', { target, field: 'Subject', text: 'Hello' }));
+      await typed;
+    } finally {
+      await qt.close();
+    }
   });
 
   it('off again: Sightline’s launcher is removed and the session status it set is turned back off', async () => {
