@@ -99,7 +99,7 @@ describe('running apps to reopen', () => {
     symlinkSync(exe, join(d, 'exe'));
   }
 
-  it('names Chromium-based browser processes of this user started without the flag', () => {
+  it('names Chromium-based browser processes of this user started without the flag (not helpers, not headless ones)', () => {
     mkdirSync(join(root, 'slack'));
     writeFileSync(join(root, 'slack/icudtl.dat'), '');
     mkdirSync(join(root, 'gedit'));
@@ -108,6 +108,8 @@ describe('running apps to reopen', () => {
     proc(102, 1000, join(root, 'slack/chrome'), ['--force-renderer-accessibility']);
     proc(103, 1001, join(root, 'slack/code'), []);
     proc(104, 1000, join(root, 'gedit/gedit'), []);
+    proc(105, 1000, join(root, 'slack/chrome_crashpad_handler'), ['--monitor-self']);
+    proc(106, 1000, join(root, 'slack/chromium'), ['--headless', '--remote-debugging-port=0']);
     expect(runningWithout(join(root, 'proc'), 1000)).toEqual(['slack']);
   });
 });

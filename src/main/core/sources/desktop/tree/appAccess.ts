@@ -95,12 +95,12 @@ export class AppAccess {
     const problems: string[] = [];
     if (state.userOwn.length) problems.push(`You have launchers of your own for ${list(names(state.userOwn))}: add ${ACCESSIBILITY_FLAG} to their Exec lines yourself.`);
     if (enabled === false) problems.push('The session’s accessibility status is off: Qt 6 apps started now will not show their controls.');
-    const restart = running.length ? `Running without it: ${list(running)}. Quit and reopen ${running.length === 1 ? 'it' : 'them'} from the menu (or a terminal, with ${ACCESSIBILITY_FLAG}).` : '';
+    const restart = running.length ? `Quit ${list(running)} and reopen ${running.length === 1 ? 'it' : 'them'} from the menu (or a terminal, with ${ACCESSIBILITY_FLAG}): ${running.length === 1 ? 'it runs' : 'they run'} without accessibility.` : '';
     return {
       id: 'app-accessibility',
       label,
       status: problems.length || running.length ? 'warning' : 'ok',
-      detail: [`On${state.ours.length ? `: launchers for ${list(names(state.ours))}` : ''}.`, restart, ...problems].filter(Boolean).join(' '),
+      detail: [`On${state.ours.length ? `: launchers for ${list(names(state.ours))}` : ''}.`, ...problems].join(' '),
       ...(restart ? { fix: restart } : {}),
       setting,
     };
@@ -159,9 +159,10 @@ export function runningWithout(proc: string, uid: number | undefined): string[] 
     try {
       if (uid !== undefined && !new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(readFileSync(join(proc, pid, 'status'), 'utf8'))) continue;
       const args = readFileSync(join(proc, pid, 'cmdline'), 'utf8').split('\0');
-      if (args.some((a) => a.startsWith('--type='))) continue;
+      // Helpers (renderers, the GPU process, the crash reporter) and windowless browsers are not apps to reopen.
+      if (args.some((a) => a.startsWith('--type=') || a === '--headless' || a.startsWith('--headless='))) continue;
       const exe = readlinkSync(join(proc, pid, 'exe'));
-      if (!existsSync(join(dirname(exe), 'icudtl.dat'))) continue;
+      if (HELPERS.test(basename(exe)) || !existsSync(join(dirname(exe), 'icudtl.dat'))) continue;
       if (args.includes(ACCESSIBILITY_FLAG)) continue;
       names.add(basename(exe));
     } catch {
@@ -170,6 +171,9 @@ export function runningWithout(proc: string, uid: number | undefined): string[] 
   }
   return [...names].sort();
 }
+
+/** Executables Chromium ships beside the browser that are not the browser. */
+const HELPERS = /crashpad|sandbox|chromedriver/i;
 
 function list(xs: string[]): string {
   return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`;
