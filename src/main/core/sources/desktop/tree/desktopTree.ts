@@ -181,9 +181,11 @@ function clip(r: Rect, to: Rect): Rect {
 }
 
 export function noTree(target: string, backend: string): SightlineError {
+  // On Linux the commonest cause is a Chromium, Electron or Qt 6 app started without accessibility.
+  const linux = backend === 'AT-SPI' ? ' A Chromium, Electron or Qt 6 app shows its controls once the person turns on "Start these apps with accessibility on" in Sightline\'s Setup and reopens it.' : '';
   return new SightlineError(
     'UNSUPPORTED',
     `The app of ${target} exposes no accessibility tree (${backend}).`,
-    'Capture it and give x, y in image pixels; click, find_text and wait_for by text read it by OCR.',
+    `Capture it and give x, y in image pixels; click, find_text and wait_for by text read it by OCR.${linux}`,
   );
 }
