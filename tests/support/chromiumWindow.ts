@@ -95,7 +95,8 @@ export async function startChromiumWindow(env: NodeJS.ProcessEnv, opts: { exec?:
   // Polled without blocking: the page's server runs in this process and must answer meanwhile.
   let windowId = 0;
   for (const deadline = Date.now() + 60_000; !windowId && Date.now() < deadline; ) {
-    const out = await run('xdotool', ['search', '--onlyvisible', '--name', `^${opts.title} - Chromium$`], env);
+    // By process too: another window may show the same page under the same title.
+    const out = await run('xdotool', ['search', '--all', '--onlyvisible', '--pid', String(proc.pid), '--name', `^${opts.title} - Chromium$`], env);
     windowId = Number(out.trim().split('\n').pop());
     if (!windowId) await new Promise((r) => setTimeout(r, 200));
   }

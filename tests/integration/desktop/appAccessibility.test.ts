@@ -156,6 +156,18 @@ describe('apps that show their controls only when asked: a Chromium window and a
     expect(found.matches).toHaveLength(1);
   });
 
+  it('on: a Chromium started without the launcher shows only its frame, which counts as no tree (text is read by OCR)', async () => {
+    const plain = await startChromiumWindow(a.env, { url: page.url, title: 'Mail Probe', geometry: '700x500+560+40' });
+    try {
+      const target = `desktop:window:${plain.windowId}`;
+      expect(textOf(await h.call('get_ui_tree', { target }))).toMatch(/^UNSUPPORTED: The app of .* exposes no accessibility tree/);
+      const found = ok(await h.call('find_text', { target, text: 'Inbox' })).structuredContent as { via: string };
+      expect(found.via).toBe('ocr');
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('on: a Qt 6 app started after it shows its controls (the session status it set)', async () => {
     const qt = await startQtApp(a, { title: 'Qt After', geometry: '400x220+800+500' });
     try {
@@ -180,5 +192,17 @@ describe('apps that show their controls only when asked: a Chromium window and a
     expect(c.setting?.on).toBe(false);
     expect(existsSync(launcher())).toBe(false);
     expect(busStatus()).toBe('false');
+  });
+
+  it('a window not on the bus is never read through another window of the same title', async () => {
+    // The window started with accessibility still shows "Mail Probe"; this one, started now, is not on the bus.
+    const twin = await startChromiumWindow(a.env, { url: page.url, title: 'Mail Probe', geometry: '600x420+620+300' });
+    windows.push(twin);
+    const target = `desktop:window:${twin.windowId}`;
+    expect(textOf(await h.call('get_ui_tree', { target }))).toMatch(/^UNSUPPORTED: The app of .* exposes no accessibility tree/);
+    const before = page.events.filter((e) => e.event === 'click').length;
+    const r = await h.call('click', { target, node: 'wzz1' });
+    expect(r.isError).toBe(true);
+    expect(page.events.filter((e) => e.event === 'click').length).toBe(before);
   });
 });
