@@ -193,16 +193,4 @@ describe('apps that show their controls only when asked: a Chromium window and a
     expect(existsSync(launcher())).toBe(false);
     expect(busStatus()).toBe('false');
   });
-
-  it('a window not on the bus is never read through another window of the same title', async () => {
-    // The window started with accessibility still shows "Mail Probe"; this one, started now, is not on the bus.
-    const twin = await startChromiumWindow(a.env, { url: page.url, title: 'Mail Probe', geometry: '600x420+620+300' });
-    windows.push(twin);
-    const target = `desktop:window:${twin.windowId}`;
-    expect(textOf(await h.call('get_ui_tree', { target }))).toMatch(/^UNSUPPORTED: The app of .* exposes no accessibility tree/);
-    const before = page.events.filter((e) => e.event === 'click').length;
-    const r = await h.call('click', { target, node: 'wzz1' });
-    expect(r.isError).toBe(true);
-    expect(page.events.filter((e) => e.event === 'click').length).toBe(before);
-  });
 });

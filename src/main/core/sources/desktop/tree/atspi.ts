@@ -23,8 +23,6 @@ const LABELLED_BY = 2;
 /** Children read per element: a list with thousands of rows is cut, not walked. */
 const MAX_CHILDREN = 500;
 const COORD_SCREEN = 0;
-/** Intersection over union below which a top-level accessible is not taken for the window by its title. */
-const MIN_WINDOW_OVERLAP = 0.5;
 
 type ObjRef = [bus: string, path: string];
 
@@ -154,14 +152,7 @@ async function findWindow(bus: DbusConnection, window: WindowRef): Promise<ObjRe
       await Promise.all(
         tops.map(async (ref) => {
           const [title, ext] = await Promise.all([prop<string>(bus, ref, 'Name').catch(() => ''), extents(bus, ref)]);
-          const samePid = window.pid !== undefined && pid === window.pid;
-          const overlap = boxOverlap(ext, window.bounds);
-          // A window of the same title elsewhere on screen and of another size is another window
-          // (two Chromium windows of one page, the second not on the bus yet): its tree must not
-          // stand in for this one's. The same size elsewhere may be this window in a toolkit that
-          // reports its own coordinates (XWayland).
-          if (!samePid && ext.width > 0 && overlap < MIN_WINDOW_OVERLAP && !sameSize(ext, window.bounds)) return;
-          const score = (samePid ? 4 : 0) + (title === window.title ? 2 : 0) + overlap;
+          const score = (window.pid && pid === window.pid ? 4 : 0) + (title === window.title ? 2 : 0) + boxOverlap(ext, window.bounds);
           if (score >= 2) found.push({ ref, score });
         }),
       );
@@ -319,10 +310,6 @@ function attribute(attributes: [string, string][] | Record<string, string> | und
   if (!attributes) return undefined;
   if (Array.isArray(attributes)) return attributes.find(([k]) => k === key)?.[1];
   return attributes[key];
-}
-
-function sameSize(a: Rect, b: Rect): boolean {
-  return Math.abs(a.width - b.width) <= 0.1 * b.width && Math.abs(a.height - b.height) <= 0.1 * b.height;
 }
 
 function has(states: readonly number[], bit: number): boolean {
