@@ -74,8 +74,6 @@ export class AppAccess {
     const names = (ids: string[]): string[] => state.apps.filter((a) => ids.includes(a.id)).map((a) => a.name);
     const installed = state.apps.map((a) => a.name);
     const running = runningWithout(this.#o.proc ?? '/proc', this.#o.uid);
-    let enabled: boolean | undefined;
-    await this.#withSession(async (bus) => void (enabled = await this.#get(bus, 'IsEnabled'))).catch(() => undefined);
     const effect =
       `Starts Chromium, Chrome and Electron apps (VS Code, Slack, Discord…) with ${ACCESSIBILITY_FLAG} through launchers of their own in ${this.#dirs.user}` +
       `${installed.length ? ` (here: ${list(installed)})` : ' (none is installed here)'}, and turns on the desktop session's accessibility status, which Qt 6 apps read as they start. ` +
@@ -92,9 +90,14 @@ export class AppAccess {
         setting,
       };
     }
+    // The session is asked only while on (an unreachable bus costs a call's time limit).
+    let enabled: boolean | undefined;
+    let unreachable: string | undefined;
+    await this.#withSession(async (bus) => void (enabled = await this.#get(bus, 'IsEnabled'))).catch((e: Error) => (unreachable = e.message));
     const problems: string[] = [];
     if (state.userOwn.length) problems.push(`You have launchers of your own for ${list(names(state.userOwn))}: add ${ACCESSIBILITY_FLAG} to their Exec lines yourself.`);
     if (enabled === false) problems.push('The session’s accessibility status is off: Qt 6 apps started now will not show their controls.');
+    if (unreachable) problems.push(`The session’s accessibility status cannot be read (${unreachable}): Qt 6 apps may not show their controls; run Sightline in the desktop session.`);
     const restart = running.length ? `Quit ${list(running)} and reopen ${running.length === 1 ? 'it' : 'them'} from the menu (or a terminal, with ${ACCESSIBILITY_FLAG}): ${running.length === 1 ? 'it runs' : 'they run'} without accessibility.` : '';
     return {
       id: 'app-accessibility',
