@@ -84,7 +84,7 @@ describe('apps that show their controls only when asked: a Chromium window and a
 
   const launcher = (): string => join(home, '.local/share/applications/chromium.desktop');
 
-  it('off: the setting is offered in Setup, and Chromium as the menu starts it shows only its frame', async () => {
+  it('off: the setting is offered in Setup, and Chromium as the menu starts it shows nothing of its page, a Qt 6 app nothing at all', async () => {
     const c = await check();
     expect(c).toMatchObject({ status: 'warning', setting: { key: 'desktop.appAccessibility', on: false } });
     expect(c.setting?.effect).toMatch(/--force-renderer-accessibility/);
