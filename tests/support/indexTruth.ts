@@ -114,13 +114,13 @@ export async function scoreIndex(shots: readonly TruthShot[], indexed: readonly 
 }
 
 /**
- * A token OCR can make of what the screenshot shows: part of a longer word it cut (three
- * letters or more), or a word it read with one letter wrong (four letters or more). Such a token
- * matching another screenshot's word is a coincidence of the made-up vocabulary, not a word lent
- * by a neighbour; a changed clock's minutes ("48") or a short word is never excused.
+ * A token OCR can make of what the screenshot shows, three characters or more: part of a longer
+ * word it cut, or a word it read with one character wrong, added or lost ("29" read "290"). Such a
+ * token matching another screenshot's word is a coincidence of the made-up vocabulary, not a word
+ * lent by a neighbour; a two-character token (a clock's minutes, "48") is never excused.
  */
 function misread(t: string, shown: readonly string[]): boolean {
-  return shown.some((w) => (t.length >= 3 && w.length > t.length && w.includes(t)) || (t.length >= 4 && oneEdit(t, w)));
+  return shown.some((w) => t.length >= 3 && ((w.length > t.length && w.includes(t)) || oneEdit(t, w)));
 }
 
 function oneEdit(a: string, b: string): boolean {

@@ -71,6 +71,14 @@ const FLAT = 40;
 const GREY_GROUND = 200;
 /** Below GREY_GROUND − this, a ground is brought all the way to white; in between, part of the way. */
 const GREY_RAMP = 20;
+
+/**
+ * Which grounds are brought to white: `grey` ones only (a whole screen: its light panels are left
+ * as bare Tesseract would see them), or `all` (a band of a few lines: with so little around it,
+ * a white pane beside a light grey status bar reads to Tesseract as a box, and the bar's words
+ * were lost; every ground white, they read).
+ */
+export type Whiten = 'grey' | 'all';
 /** Grounds are not brightened from below this (the gain stays under 4). */
 const MIN_GROUND = 64;
 
@@ -85,7 +93,8 @@ const MIN_GROUND = 64;
  * reading shifts with any change to the page (brightening a light grey side bar by 5 % changed
  * 29 words of the body beside it).
  */
-export function darkOnLight(g: Grey): Grey {
+export function darkOnLight(g: Grey, whitenGrounds: Whiten = 'grey'): Grey {
+  const below = whitenGrounds === 'all' ? 256 : GREY_GROUND;
   const { width, height, data } = g;
   const cols = Math.ceil(width / BLOCK);
   const rows = Math.ceil(height / BLOCK);
@@ -119,7 +128,7 @@ export function darkOnLight(g: Grey): Grey {
       dark[k] = (flat ? mean < 128 : mean < (lo + hi) / 2) ? 1 : 0;
       ground[k] = flat ? (dark[k] ? 255 - mean : mean) : dark[k] ? 255 - lo : hi;
       if (dark[k]) turned = true;
-      if ((ground[k] as number) < GREY_GROUND) grey = true;
+      if ((ground[k] as number) < below) grey = true;
     }
   }
   if (!turned && !grey) return g;
@@ -133,7 +142,7 @@ export function darkOnLight(g: Grey): Grey {
       for (let x = c * BLOCK; x < x1; x++) out[o + x] = 255 - (data[o + x] as number);
     }
   }
-  if (grey) whiten(out, width, height, ground, cols, rows);
+  if (grey) whiten(out, width, height, ground, cols, rows, below);
   return { data: out, width, height };
 }
 
@@ -142,7 +151,8 @@ export function darkOnLight(g: Grey): Grey {
  * interpolated between block centres): where two panels meet inside a line of text, a gain that
  * jumped from one block to the next would cut the glyphs in two.
  */
-function whiten(out: Buffer, width: number, height: number, ground: Float32Array, cols: number, rows: number): void {
+function whiten(out: Buffer, width: number, height: number, ground: Float32Array, cols: number, rows: number, below: number): void {
+  const ramp = below > 255 ? 1 : GREY_RAMP;
   const at = (c: number, r: number): number => ground[Math.min(rows - 1, Math.max(0, r)) * cols + Math.min(cols - 1, Math.max(0, c))] as number;
   for (let y = 0; y < height; y++) {
     const fy = (y + 0.5) / BLOCK - 0.5;
@@ -154,9 +164,9 @@ function whiten(out: Buffer, width: number, height: number, ground: Float32Array
       const c0 = Math.floor(fx);
       const tx = fx - c0;
       const level = (at(c0, r0) * (1 - tx) + at(c0 + 1, r0) * tx) * (1 - ty) + (at(c0, r0 + 1) * (1 - tx) + at(c0 + 1, r0 + 1) * tx) * ty;
-      if (level >= GREY_GROUND) continue;
-      // Nothing changes at GREY_GROUND; all the way to white from GREY_GROUND − GREY_RAMP down.
-      const w = Math.min(1, (GREY_GROUND - level) / GREY_RAMP);
+      if (level >= below) continue;
+      // Nothing changes at `below`; all the way to white from `below` − the ramp down.
+      const w = Math.min(1, (below - level) / ramp);
       const f = (level + (255 - level) * w) / Math.max(MIN_GROUND, level);
       out[o + x] = Math.min(255, (out[o + x] as number) * f);
     }

@@ -224,7 +224,7 @@ export class FrameReader {
           call.map((r) => {
             const l = loaded[r.entry] as Loaded;
             let src = sources.get(r.entry);
-            if (!src) sources.set(r.entry, (src = pageSource(l.grey, l.scale)));
+            if (!src) sources.set(r.entry, (src = pageSource(l.grey, l.scale, plans[r.entry]?.kind === 'read')));
             return regionPage(src, r);
           }),
         );

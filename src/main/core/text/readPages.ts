@@ -49,8 +49,9 @@ export interface PageSource {
   scale: number;
 }
 
-export function pageSource(grey: Grey, scale: number): PageSource {
-  return { grey: darkOnLight(grey), scale };
+/** A frame read whole keeps its light grounds; one read in bands has every ground whitened (prepare.ts, Whiten). */
+export function pageSource(grey: Grey, scale: number, whole: boolean): PageSource {
+  return { grey: darkOnLight(grey, whole ? 'grey' : 'all'), scale };
 }
 
 /** One region of a frame as a page. */
