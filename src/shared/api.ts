@@ -135,6 +135,23 @@ export interface ActivityEntry {
   targetLabel?: TargetLabel;
   /** The agent run (`sightline agent`) this action belongs to, and where its artifacts are. */
   run?: { id: string; artifacts?: string };
+  /** What the action aimed at and what came of it, as the source reported it (never a typed value). */
+  outcome?: ActivityOutcome;
+}
+
+/** An element as a page or app describes it: its role and accessible name. */
+export interface ElementDescription {
+  role?: string;
+  name?: string;
+}
+
+export interface ActivityOutcome {
+  /** What was under the point or node acted on. */
+  hit?: ElementDescription;
+  /** The field that received typed text; `password` when it was a secret field. */
+  received?: ElementDescription & { password?: boolean };
+  /** The page the action led to. */
+  navigated?: { url: string };
 }
 
 export interface ActivityQuery {

@@ -19,6 +19,7 @@ import { FrameService } from './frames/frameService.ts';
 import { History } from './frames/history.ts';
 import { maskSpecOf, redactOcr } from './frames/privacy.ts';
 import { ScreenText } from './frames/screenText.ts';
+import { Routines } from './routines/routines.ts';
 import { AgentRuns } from './runs/runs.ts';
 import { indexProgressEvents } from './text/indexProgress.ts';
 import { TextIndexer, type IndexerTiming } from './text/indexer.ts';
@@ -66,6 +67,8 @@ export interface Core {
   readonly activity: ActivityLog;
   /** `sightline agent` runs' artifacts under <data dir>/runs (read-only). */
   readonly runs: AgentRuns;
+  /** Saved routines under <data dir>/routines, and their replays. */
+  readonly routines: Routines;
   readonly text: ScreenText;
   readonly ocr: OcrPort;
   /** search_screenshots over the text index. */
@@ -186,6 +189,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     history,
     activity: catalog.activity,
     runs: new AgentRuns(join(dataDir, 'runs')),
+    routines: new Routines({ dataDir, activity: catalog.activity }),
     text,
     ocr: options.ocr ?? ocr,
     search,

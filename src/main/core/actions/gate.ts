@@ -6,7 +6,7 @@
  * then (pause, read-only, Sightline's own, the allowlist), judges the frame, maps and acts → what
  * happened, reported and logged. Every attempt, refused ones included, is an activity-log row.
  */
-import type { ActivityEntry } from '../../../shared/api.ts';
+import type { ActivityEntry, ActivityOutcome, ElementDescription } from '../../../shared/api.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Point, SourceName } from '../../../shared/frame.ts';
 import type { FrameRecord } from '../catalog/types.ts';
@@ -71,6 +71,8 @@ export class ActionGate implements ActionsPort {
       try {
         result = await this.#act(kind, args, opts, log);
         if (redact) result = redact.result(result, typed, log);
+        const outcome = loggedOutcome(result);
+        if (outcome) log.outcome = outcome;
       } catch (e) {
         const code: ErrorCode = isSightlineError(e) ? e.code : 'INTERNAL';
         // A log that cannot be written never replaces the real answer.
@@ -281,6 +283,20 @@ function pendingAction<S extends z.ZodRawShape, A>(
 
 function round(p: Point): Point {
   return { x: Math.round(p.x * 10) / 10, y: Math.round(p.y * 10) / 10 };
+}
+
+/** What the log keeps of an outcome: the elements by role and name, the page reached; never a value read back. */
+function loggedOutcome(r: ActionResult): ActivityOutcome | undefined {
+  const element = (e: { role?: string; name?: string } | undefined): ElementDescription | undefined =>
+    e && (e.role || e.name) ? { ...(e.role ? { role: e.role } : {}), ...(e.name ? { name: e.name } : {}) } : undefined;
+  const hit = element(r.hit);
+  const received = r.received ? { ...element(r.received), ...(r.received.password ? { password: true } : {}) } : undefined;
+  const out: ActivityOutcome = {
+    ...(hit ? { hit } : {}),
+    ...(received && Object.keys(received).length ? { received } : {}),
+    ...(r.navigated ? { navigated: { url: r.navigated.url } } : {}),
+  };
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** Tool arguments for the activity log: the kind's own choice, else all with long text shortened. */

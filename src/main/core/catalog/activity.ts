@@ -47,6 +47,7 @@ export class ActivityLog {
       run_id: e.run?.id ?? null,
       run_dir: e.run?.artifacts ?? null,
       target_label: label,
+      outcome: e.outcome ? JSON.stringify(e.outcome) : null,
     });
   }
 

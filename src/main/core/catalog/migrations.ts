@@ -184,6 +184,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX frame_text_meta_reader ON frame_text_meta (reader, key);
     `,
   },
+  {
+    version: 11,
+    name: 'what an action aimed at and what came of it',
+    up: `
+      -- JSON: the element hit or typed into (role, name), the page navigated to. A routine saved
+      -- from the log aims its steps by these and checks them on replay.
+      ALTER TABLE activity ADD COLUMN outcome TEXT;
+    `,
+  },
 ];
 
 /** The linked SQLite is at least version `want` ([major, minor, patch]). */

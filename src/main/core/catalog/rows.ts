@@ -3,7 +3,7 @@
  * how a query becomes a WHERE clause, what a valid frame is. No I/O here.
  */
 import { isAbsolute } from 'node:path';
-import type { ActivityEntry, TargetLabel } from '../../../shared/api.ts';
+import type { ActivityEntry, ActivityOutcome, TargetLabel } from '../../../shared/api.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import { IMAGE_FORMATS, type ImageFormat } from '../../../shared/frame.ts';
 import { REF_PATTERN } from './refs.ts';
@@ -72,6 +72,7 @@ export interface ActivityRow {
   run_id: string | null;
   run_dir: string | null;
   target_label: string | null;
+  outcome: string | null;
   /** The before-frame's image size (joined; null when it is gone). */
   frame_w?: number | null;
   frame_h?: number | null;
@@ -157,6 +158,7 @@ export function toActivity(r: ActivityRow): ActivityEntry {
   if (r.client !== null) e.client = r.client;
   if (r.frame_w && r.frame_h) e.frameImage = { width: r.frame_w, height: r.frame_h };
   if (r.target_label) e.targetLabel = JSON.parse(r.target_label) as TargetLabel;
+  if (r.outcome) e.outcome = JSON.parse(r.outcome) as ActivityOutcome;
   if (r.run_id !== null) e.run = r.run_dir !== null ? { id: r.run_id, artifacts: r.run_dir } : { id: r.run_id };
   return e;
 }

@@ -21,10 +21,11 @@ import { RUN_ID } from '../../../shared/api.ts';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { CoreBus } from '../events.ts';
 import { SessionFrames } from '../frames/session.ts';
+import type { Routines } from '../routines/routines.ts';
 import type { ActionsPort, FramesPort, HistoryService, ScreenTextPort, SourcesPort, StatusPort, TargetsPort, TextSearchPort } from '../ports.ts';
 import { VERSION } from '../version.ts';
 import { MIME, ToolResponse, errorResult } from './response.ts';
-import { inputShape, type AnyTool, type ToolSchemaContext } from './tool.ts';
+import { inputShape, type AnyTool, type ToolContext, type ToolSchemaContext } from './tool.ts';
 import { coreTools } from './tools/index.ts';
 
 export const SERVER_NAME = 'sightline';
@@ -44,6 +45,7 @@ export interface McpServices extends StatusPort {
   history: HistoryService;
   text: ScreenTextPort;
   search: TextSearchPort;
+  routines: Routines;
   events: CoreBus;
   clientConnected(delta: 1 | -1): void;
 }
@@ -161,6 +163,11 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
   // This session's own latest capture of each target (two agents never act through each other's frames).
   const session = new SessionFrames();
   const listed = (): Offered[] => offered.filter(isListed);
+  const validated = (o: Offered, args: Record<string, unknown>): Record<string, unknown> => {
+    const parsed = (validators.get(o.tool.name) as z.ZodType).safeParse(args);
+    if (!parsed.success) throw validationError(parsed.error);
+    return parsed.data as Record<string, unknown>;
+  };
   /** What the client last saw, so a change is announced once and only when real. */
   let lastListed = '';
 
@@ -178,33 +185,36 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
       if (!isUsable(o)) {
         throw new SightlineError('SOURCE_UNAVAILABLE', `${o.tool.name} belongs to the ${o.sources?.join(' and ')} source${(o.sources?.length ?? 0) > 1 ? 's, which are' : ', which is'} disabled or unavailable.`, 'Check sightline://health.');
       }
-      const parsed = (validators.get(o.tool.name) as z.ZodType).safeParse(request.params.arguments ?? {});
-      if (!parsed.success) throw validationError(parsed.error);
-      const res = new ToolResponse();
       const progressToken = request.params._meta?.progressToken;
-      await o.tool.handle(
-        {
-          frames: services.frames,
-          actions: services.actions,
-          targets: services.targets,
-          sources: services.sources,
-          history: services.history,
-          text: services.text,
-          search: services.search,
-          session,
-          signal: extra.signal,
-          client: server.getClientVersion()?.name ?? 'mcp',
-          ...runOf(request.params._meta),
-          progress: (p) => {
-            if (progressToken === undefined) return;
-            void extra
-              .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.done, ...(p.total !== undefined ? { total: p.total } : {}), message: p.label } })
-              .catch(() => undefined);
-          },
+      const ctx: ToolContext = {
+        frames: services.frames,
+        actions: services.actions,
+        targets: services.targets,
+        sources: services.sources,
+        history: services.history,
+        text: services.text,
+        search: services.search,
+        routines: services.routines,
+        session,
+        signal: extra.signal,
+        client: server.getClientVersion()?.name ?? 'mcp',
+        ...runOf(request.params._meta),
+        progress: (p) => {
+          if (progressToken === undefined) return;
+          void extra
+            .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.done, ...(p.total !== undefined ? { total: p.total } : {}), message: p.label } })
+            .catch(() => undefined);
         },
-        parsed.data as Record<string, unknown>,
-        res,
-      );
+        call: async (name, args, run) => {
+          const inner = byName.get(name);
+          if (!inner || !isUsable(inner)) throw new SightlineError('UNSUPPORTED', `${name} is not offered now.`, 'Check sightline://health: its source may be disabled or unavailable.');
+          const res = new ToolResponse();
+          await inner.tool.handle({ ...ctx, ...(run ? { run } : {}), progress: () => undefined }, validated(inner, args), res);
+          return res.toResult().structuredContent ?? {};
+        },
+      };
+      const res = new ToolResponse();
+      await o.tool.handle(ctx, validated(o, request.params.arguments ?? {}), res);
       return res.toResult();
     } catch (e) {
       const result = errorResult(e);

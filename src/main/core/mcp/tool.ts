@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import type { ActionsPort, FramesPort, HistoryService, ScreenTextPort, Session, SourcesPort, TargetsPort, TextSearchPort } from '../ports.ts';
+import type { Routines } from '../routines/routines.ts';
 import type { ProgressReport } from '../sources/source.ts';
 import type { ToolResponse } from './response.ts';
 
@@ -30,6 +31,13 @@ export interface ToolContext {
   run?: { id: string; artifacts?: string };
   /** Sends MCP progress notifications when the client asked for them. */
   progress: (p: ProgressReport) => void;
+  /** Saved routines. */
+  routines: Routines;
+  /**
+   * Call another tool as this session would (its validation, its gate, the activity log), on
+   * behalf of `run` when given; resolves to its structured content, throws its error.
+   */
+  call(tool: string, args: Record<string, unknown>, run?: { id: string; artifacts?: string }): Promise<Record<string, unknown>>;
 }
 
 export interface ToolAnnotations {

@@ -1,0 +1,185 @@
+/**
+ * A routine from what the activity log recorded of a run: each successful action becomes a
+ * step that aims by the element's role and name (the text the agent aimed at, else what the
+ * source said it hit or typed into), with the tool's other arguments and the outcome to check
+ * (the page reached, the value read back). What the log does not hold whole becomes an input:
+ * text typed into a password field, a form's values (logged as lengths), long text (shortened).
+ */
+import type { ActivityEntry, ElementDescription } from '../../../shared/api.ts';
+import { SightlineError } from '../../../shared/errors.ts';
+import { fold } from '../text/match.ts';
+import { ROUTINE_FORMAT, ROUTINE_VERSION, STEP_KINDS, type Routine, type RoutineInput, type RoutineStep, type RoutineTarget, type StepAim, type StepKind } from './format.ts';
+
+/** Actions left out of a routine: replay brings each element into view itself. */
+const SKIPPED = new Set(['scroll', 'scroll_into_view']);
+/** A form label that names a secret (a form's values are logged as lengths: its secrets are known by their labels). */
+const SECRET_LABEL = /pass(word|code|phrase)?|\bpin\b|card|cvc|cvv|security code|iban|secret|token/i;
+/** How the gate logs text it hid (redact.ts) or shortened (actionDefs.ts). */
+const HIDDEN_PASSWORD = /^\[\d+ characters? for a password field\]$/;
+const SHORTENED = /… \(\d+ chars\)$/;
+const FORM_LENGTH = /^\(\d+ characters\)$/;
+
+export interface BuildOptions {
+  name: string;
+  description?: string;
+  /** Where the entries came from, for the file's `from`. */
+  from: Routine['from'];
+  /** Step number (1-based) → input name: that step's typed text becomes an input, the recorded text its default. */
+  inputs?: Readonly<Record<string, number>>;
+  now?: Date;
+}
+
+/** The routine of `entries` (oldest first; refused and non-action entries are left out). */
+export function buildRoutine(entries: readonly ActivityEntry[], o: BuildOptions): Routine {
+  const done = entries.filter((e) => e.result === 'ok' && !SKIPPED.has(e.tool));
+  if (!done.length) throw new SightlineError('INVALID_ARGUMENT', 'Those actions hold no successful action to replay.', 'Pick a run or a range of activity-log entries with at least one successful click, type_text, navigate or fill_form.');
+  const targets = new Set(done.map((e) => e.target));
+  if (targets.size > 1) throw new SightlineError('UNSUPPORTED', `Those actions act on ${targets.size} targets (${[...targets].join(', ')}); a routine acts on one.`, 'Save the actions on each target as a routine of its own (fromAction/toAction).');
+  const inputs = new Inputs();
+  const steps = done.map((e, i) => stepOf(e, i + 1, inputs));
+  for (const [name, n] of Object.entries(o.inputs ?? {})) inputs.choose(name, steps[n - 1], n);
+  return {
+    format: ROUTINE_FORMAT,
+    version: ROUTINE_VERSION,
+    name: o.name,
+    ...(o.description ? { description: o.description } : {}),
+    createdAt: (o.now ?? new Date()).toISOString(),
+    ...(o.from ? { from: o.from } : {}),
+    target: targetOf(done),
+    inputs: inputs.list(),
+    steps,
+  };
+}
+
+function stepOf(e: ActivityEntry, n: number, inputs: Inputs): RoutineStep {
+  const kind = e.tool as StepKind;
+  if (!(STEP_KINDS as readonly string[]).includes(kind)) {
+    throw new SightlineError('UNSUPPORTED', `Action ${e.id} (${e.tool}) cannot be replayed by a routine.`, `A routine replays ${STEP_KINDS.join(', ')}; save the actions around it (fromAction/toAction).`);
+  }
+  const p = e.params ?? {};
+  const out = e.outcome ?? {};
+  const { target: _t, ref: _r, x: _x, y: _y, node: _n, text: _text, field: _f, index: _i, after: _a, ...rest } = p;
+  const note = e.message ? e.message.slice(0, 500) : undefined;
+  const expectUrl = out.navigated ? { url: pageOf(out.navigated.url) } : undefined;
+  const base = { kind, ...(note ? { note } : {}) };
+  switch (kind) {
+    case 'type_text': {
+      const aim = p.field !== undefined ? fieldAim(String(p.field), out.received) : p.node !== undefined || p.x !== undefined ? elementAim(out.received, e, 'field') : undefined;
+      const secret = out.received?.password === true || (typeof p.text === 'string' && HIDDEN_PASSWORD.test(p.text));
+      const long = typeof p.text === 'string' && SHORTENED.test(p.text);
+      const label = aim?.name ?? 'text';
+      const text = secret || long ? { input: inputs.add(label, secret, `Typed into “${label}” (step ${n})${secret ? ': a secret, never stored' : ''}.`) } : p.text;
+      return { ...base, ...(aim ? { aim } : {}), params: { ...rest, text }, ...(secret ? {} : { expect: { valueTyped: true, ...expectUrl } }) };
+    }
+    case 'fill_form': {
+      const fields = (Array.isArray(p.fields) ? p.fields : []).map((f: unknown, i) => {
+        const field = f as { label?: string; node?: string; value?: unknown };
+        if (field.label === undefined) throw new SightlineError('UNSUPPORTED', `Action ${e.id} (fill_form) named field ${i + 1} by a node id, which does not outlive its page.`, 'Fill the form by label ("label": "Email") and save again.');
+        // The log holds a text value's length only: the value is asked for at replay.
+        const value = typeof field.value === 'string' && FORM_LENGTH.test(field.value) ? { input: inputs.add(field.label, SECRET_LABEL.test(field.label), `“${field.label}” (step ${n}).`) } : field.value;
+        return { label: field.label, value };
+      });
+      return { ...base, params: { ...rest, fields }, ...(expectUrl ? { expect: expectUrl } : {}) };
+    }
+    case 'press_key':
+      return { ...base, params: rest, ...(expectUrl ? { expect: expectUrl } : {}) };
+    case 'navigate':
+      return { ...base, params: rest, ...(expectUrl ? { expect: expectUrl } : {}) };
+    default: {
+      // click, hover, select_option, set_checked: the element by the text aimed at, else by what was hit.
+      const aim = p.text !== undefined ? textAim(String(p.text), out.hit) : elementAim(out.hit, e, 'control');
+      return { ...base, aim, params: rest, ...(expectUrl ? { expect: expectUrl } : {}) };
+    }
+  }
+}
+
+/** The text the agent aimed at; the role of what it hit when that is the same element. */
+function textAim(text: string, hit: ElementDescription | undefined): StepAim {
+  const role = hit?.role && hit.name && bare(hit.name) === bare(text) ? hit.role : undefined;
+  return { ...(role ? { role } : {}), name: text, purpose: 'control' };
+}
+
+function fieldAim(label: string, received: ElementDescription | undefined): StepAim {
+  return { ...(received?.role ? { role: received.role } : {}), name: label, purpose: 'field' };
+}
+
+/** An action aimed at a node or a point is aimed at again by what the source said was there. */
+function elementAim(el: ElementDescription | undefined, e: ActivityEntry, purpose: StepAim['purpose']): StepAim {
+  if (!el?.name) {
+    throw new SightlineError(
+      'UNSUPPORTED',
+      `Action ${e.id} (${e.tool}) aimed at ${e.params?.node !== undefined ? `node ${String(e.params.node)}` : 'a point'} whose element has no name to find it by again.`,
+      'Act by visible text (text/field) in the run you save, so the routine can find the element on a changed page.',
+    );
+  }
+  return { ...(el.role ? { role: el.role } : {}), name: el.name, purpose };
+}
+
+/** The routine's target as the allowlist judges it: a tab's origin, a window's app, a device's package in front. */
+function targetOf(entries: readonly ActivityEntry[]): RoutineTarget {
+  const first = entries[0]!;
+  const source = first.source ?? first.target?.split(':')[0];
+  if (source === 'browser') {
+    const nav = entries.find((e) => e.tool === 'navigate' && typeof e.params?.url === 'string');
+    const url = entries.map((e) => e.targetLabel?.document).find((d) => d && /^https?:/.test(d)) ?? (nav?.params?.url as string | undefined);
+    const origin = url ? originOf(url) : undefined;
+    if (!origin) throw new SightlineError('UNSUPPORTED', `The log does not say which page ${first.target} showed.`, 'Capture the tab once before acting, so its page is recorded.');
+    return { source: 'browser', origin };
+  }
+  const app = first.targetLabel?.app;
+  if (!app) throw new SightlineError('UNSUPPORTED', `The log does not say which app ${first.target} showed.`, 'Capture the target once before acting, so its app is recorded.');
+  if (source === 'android') return { source: 'android', package: app };
+  if (source === 'desktop') return { source: 'desktop', app };
+  throw new SightlineError('UNSUPPORTED', `A routine cannot act on ${source ?? 'this'} targets.`, 'Routines replay browser, desktop and Android actions.');
+}
+
+export function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.origin === 'null' ? undefined : u.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Origin and path: what a replay must reach (a query or fragment may differ from run to run). */
+export function pageOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.origin === 'null' ? url : `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+export function bare(s: string): string {
+  return fold(s).text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+}
+
+/** The inputs a routine asks for, named after their fields. */
+class Inputs {
+  readonly #list: RoutineInput[] = [];
+
+  add(label: string, secret: boolean, description: string): string {
+    const stem = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').replace(/^(\d)/, 'v$1').slice(0, 56) || 'value';
+    let name = stem;
+    for (let i = 2; this.#list.some((x) => x.name === name); i++) name = `${stem}_${i}`;
+    this.#list.push({ name, secret, description });
+    return name;
+  }
+
+  /** Step `n`'s typed text becomes input `name`, the text recorded its default. */
+  choose(name: string, step: RoutineStep | undefined, n: number): void {
+    if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) throw new SightlineError('INVALID_ARGUMENT', `"${name}" is not an input name.`, 'Use letters, digits and _, starting with a letter.');
+    if (this.#list.some((x) => x.name === name)) throw new SightlineError('INVALID_ARGUMENT', `Input "${name}" is named twice.`, 'Give each input its own name.');
+    if (!step || step.kind !== 'type_text') throw new SightlineError('INVALID_ARGUMENT', `Step ${n} types no text to make input "${name}" of.`, 'Name a type_text step (1 = the first step saved).');
+    const text = step.params.text;
+    if (typeof text !== 'string') throw new SightlineError('INVALID_ARGUMENT', `Step ${n}'s text is already an input.`, 'Leave it out of "inputs".');
+    step.params.text = { input: name };
+    this.#list.push({ name, secret: false, description: `Typed at step ${n}.`, default: text });
+  }
+
+  list(): RoutineInput[] {
+    return this.#list;
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * Replaying a routine without a model. Inputs are checked before anything is touched; the target
+ * is found by what the routine names (a tab by origin, a window by app, a device by package in
+ * front). Each step then finds its element afresh by role and name in the target's own text,
+ * waiting until exactly one is there; calls the very tool a live agent calls (so the pause
+ * switch, read-only, the allowlist, confinement, masking and the activity log apply as they do
+ * to an agent), aimed at that element's node; and checks the outcome the recording saw. When an
+ * element is missing or matches more than one place, or an outcome differs, the replay stops
+ * there with ROUTINE_DIVERGED (the step, what it expected, what it saw, a frame of the screen):
+ * no later step runs, and a step that diverges before acting touches nothing.
+ */
+import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
+import type { ScreenTextPort, Session, TargetsPort } from '../ports.ts';
+import type { TextItem } from '../sources/source.ts';
+import { bare, originOf, pageOf } from './build.ts';
+import { inputsNamed, withInputs, type Routine, type RoutineStep, type StepAim } from './format.ts';
+
+export interface ReplayDeps {
+  /** Call a tool as a live agent does (its validation, the gate, the activity log); resolves to its structured result. */
+  call(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  text: Pick<ScreenTextPort, 'read'>;
+  targets: TargetsPort;
+  session?: Session;
+  signal: AbortSignal;
+  progress?(p: { label: string; done: number; total: number }): void;
+}
+
+export interface ReplayOptions {
+  inputs: Readonly<Record<string, string>>;
+  /** The target to act on, instead of the one the routine names. */
+  target?: string;
+  /** How long a step waits for its element (and a navigation for its page), ms. */
+  stepTimeoutMs?: number;
+  pollMs?: number;
+}
+
+export interface StepReport {
+  step: number;
+  kind: string;
+  aim?: string;
+  ok: true;
+  ms: number;
+  /** What the tool said it did (its structured result, trimmed to the facts). */
+  result: Record<string, unknown>;
+}
+
+export interface ReplayReport {
+  routine: string;
+  target: string;
+  steps: StepReport[];
+  ms: number;
+}
+
+/** What ROUTINE_DIVERGED carries in `details`. */
+export interface Divergence {
+  step: number;
+  kind: string;
+  expected: string;
+  saw: string;
+  frame?: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The inputs' values, refused before the first step when one that is needed is missing. */
+export function resolveInputs(r: Routine, given: Readonly<Record<string, string>>): Map<string, string> {
+  const used = new Set<string>();
+  for (const s of r.steps) inputsNamed(s.params, used);
+  const unknown = Object.keys(given).filter((k) => !r.inputs.some((i) => i.name === k));
+  if (unknown.length) throw new SightlineError('INVALID_ARGUMENT', `Routine "${r.name}" has no input ${unknown.map((k) => `"${k}"`).join(', ')}.`, `Its inputs: ${r.inputs.map((i) => i.name).join(', ') || 'none'}.`);
+  const values = new Map<string, string>();
+  const missing: string[] = [];
+  for (const i of r.inputs) {
+    if (!used.has(i.name)) continue;
+    const v = given[i.name] ?? i.default;
+    if (v === undefined) missing.push(i.name);
+    else values.set(i.name, v);
+  }
+  if (missing.length) {
+    throw new SightlineError('INPUT_REQUIRED', `Routine "${r.name}" needs ${missing.map((k) => `"${k}"`).join(', ')}: nothing was done.`, `Give ${missing.map((k) => `${k}=…`).join(' ')} (inputs; a secret is never stored in the routine).`, { missing });
+  }
+  return values;
+}
+
+export async function replay(r: Routine, d: ReplayDeps, o: ReplayOptions): Promise<ReplayReport> {
+  const started = performance.now();
+  const values = resolveInputs(r, o.inputs);
+  const target = o.target ?? (await findTarget(r, d));
+  const timeoutMs = o.stepTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const pollMs = o.pollMs ?? 200;
+  const steps: StepReport[] = [];
+  for (const [i, step] of r.steps.entries()) {
+    const n = i + 1;
+    d.signal.throwIfAborted();
+    d.progress?.({ label: `step ${n}/${r.steps.length}: ${describeStep(step)}`, done: i, total: r.steps.length });
+    const t0 = performance.now();
+    const diverge = async (expected: string, saw: string): Promise<never> => {
+      const frame = await frameOf(d, target);
+      const details: Divergence = { step: n, kind: step.kind, expected, saw, ...(frame ? { frame } : {}) };
+      throw new SightlineError('ROUTINE_DIVERGED', `Step ${n} (${describeStep(step)}): expected ${expected}; saw ${saw}. Nothing after it was done.`, frame ? `Look at frame ${frame}; fix the routine or the page, then replay.` : 'Fix the routine or the page, then replay.', details as unknown as Record<string, unknown>);
+    };
+    const args: Record<string, unknown> = { ...(withInputs(step.params, values) as Record<string, unknown>), target };
+    if (step.aim) {
+      const found = await findElement(d, target, step.aim, timeoutMs, pollMs);
+      if ('diverged' in found) await diverge(found.expected, found.diverged);
+      else args.node = found.node;
+    }
+    let result: Record<string, unknown>;
+    try {
+      result = await d.call(step.kind, args);
+    } catch (e) {
+      // A form field the page no longer names (or names twice) is the page differing, like an element; the gate's refusals are not.
+      if (isSightlineError(e) && (e.code === 'NODE_NOT_FOUND' || e.code === 'AMBIGUOUS_TEXT')) await diverge(step.kind === 'fill_form' ? 'each field by its label' : 'the element', `${e.code}: ${e.message}`);
+      throw e;
+    }
+    await checkOutcome(d, step, result, target, timeoutMs, pollMs, diverge);
+    steps.push({ step: n, kind: step.kind, ...(step.aim ? { aim: aimText(step.aim) } : {}), ok: true, ms: Math.round(performance.now() - t0), result: facts(result) });
+  }
+  d.progress?.({ label: `${r.name}: ${r.steps.length} steps done`, done: r.steps.length, total: r.steps.length });
+  return { routine: r.name, target, steps, ms: Math.round(performance.now() - started) };
+}
+
+/** The one target the routine names: a tab showing its origin, a window of its app, a device with its package in front. */
+async function findTarget(r: Routine, d: ReplayDeps): Promise<string> {
+  const t = r.target;
+  const listed = (await d.targets.list(t.source, d.signal)).targets;
+  const named = listed.filter((x) => {
+    if (t.source === 'browser') return typeof x.details?.url === 'string' && originOf(x.details.url) === t.origin;
+    if (t.source === 'android') return x.app === t.package || x.details?.package === t.package || x.details?.foreground === t.package;
+    return x.app === t.app;
+  });
+  const what = t.source === 'browser' ? `a tab at ${t.origin}` : t.source === 'android' ? `a device with ${t.package} in front` : `a window of ${t.app}`;
+  if (named.length === 1) return named[0]!.id;
+  if (!named.length) throw new SightlineError('TARGET_NOT_FOUND', `Routine "${r.name}" acts on ${what}, and there is none.`, `Open it, or give the target to act on (target / --target) from list_targets.`);
+  throw new SightlineError('INVALID_ARGUMENT', `Routine "${r.name}" acts on ${what}, and there are ${named.length}: ${named.map((x) => x.id).join(', ')}.`, 'Give the one to act on (target / --target).');
+}
+
+type Found = { node: string } | { diverged: string; expected: string };
+
+/**
+ * The element a step aims at, found by what it is: the items of the target's text whose name
+ * (text, label, placeholder) is the step's name, whole; a field only among controls that take
+ * text; the recorded role narrowing several. Waits while there is none; more than one is refused
+ * at once (which one the recording meant cannot be told).
+ */
+async function findElement(d: ReplayDeps, target: string, aim: StepAim, timeoutMs: number, pollMs: number): Promise<Found> {
+  const deadline = performance.now() + timeoutMs;
+  const expected = `exactly one ${aimText(aim)}`;
+  for (;;) {
+    const read = await d.text.read(target, { signal: d.signal, ...(d.session ? { session: d.session } : {}) });
+    if (read.via === 'ocr') return { expected, diverged: 'a target whose text could only be read by OCR (no element to act on by what it is)' };
+    const found = matches(read.items, aim);
+    if (found.length === 1) return { node: found[0]!.node! };
+    if (found.length > 1) return { expected, diverged: `${found.length} places: ${found.slice(0, 5).map((i) => `${i.role ?? 'element'} "${short(i.label ?? i.text)}" (node ${i.node})`).join(', ')}` };
+    if (performance.now() >= deadline) return { expected, diverged: `none after ${timeoutMs} ms${nearby(read.items, aim)}` };
+    await sleep(pollMs, d.signal);
+  }
+}
+
+/** The items that are the aimed element, one per node. */
+export function matches(items: readonly TextItem[], aim: StepAim): TextItem[] {
+  const want = bare(aim.name);
+  const byNode = new Map<string, TextItem>();
+  for (const item of items) {
+    if (item.node === undefined || byNode.has(item.node)) continue;
+    if (bare(item.text) !== want && (item.label === undefined || bare(item.label) !== want)) continue;
+    byNode.set(item.node, item);
+  }
+  let found = [...byNode.values()];
+  if (aim.purpose === 'field') found = found.filter((i) => i.editable !== false && (i.editable === true || i.takesValue === true));
+  else if (found.length > 1) found = prefer(found, (i) => i.actionable === true);
+  if (aim.role && found.length > 1) found = prefer(found, (i) => i.role === aim.role);
+  return found;
+}
+
+function prefer(list: TextItem[], test: (i: TextItem) => boolean): TextItem[] {
+  const kept = list.filter(test);
+  return kept.length ? kept : list;
+}
+
+/** What is there instead, when the element is not: items of its role, or names that contain its name. */
+function nearby(items: readonly TextItem[], aim: StepAim): string {
+  const want = bare(aim.name);
+  const near = items.filter((i) => i.node !== undefined && ((aim.role !== undefined && i.role === aim.role) || bare(i.label ?? i.text).includes(want))).slice(0, 5);
+  return near.length ? `; there is ${near.map((i) => `${i.role ?? 'element'} "${short(i.label ?? i.text)}"`).join(', ')}` : '';
+}
+
+async function checkOutcome(d: ReplayDeps, step: RoutineStep, result: Record<string, unknown>, target: string, timeoutMs: number, pollMs: number, diverge: (expected: string, saw: string) => Promise<never>): Promise<void> {
+  const exp = step.expect;
+  if (!exp) return;
+  if (exp.valueTyped) {
+    const received = result.received as { valueMatches?: boolean; value?: string; password?: boolean } | undefined;
+    if (received && received.valueMatches === false && !received.password) await diverge('the field to read back the text typed', received.value !== undefined ? `"${short(received.value)}"` : 'another value');
+  }
+  if (exp.url) {
+    const navigated = (result.navigated as { url?: string } | undefined)?.url;
+    let at = navigated ? pageOf(navigated) : undefined;
+    // A page that loads after the action's answer is waited for, as long as an element is.
+    const deadline = performance.now() + timeoutMs;
+    while (at !== exp.url && performance.now() < deadline) {
+      at = await urlOf(d, target);
+      if (at === exp.url) break;
+      await sleep(pollMs, d.signal);
+    }
+    if (at !== exp.url) await diverge(`the page ${exp.url}`, at ? `the page ${at}` : 'no page');
+  }
+}
+
+async function urlOf(d: ReplayDeps, target: string): Promise<string | undefined> {
+  const t = (await d.targets.list(undefined, d.signal)).targets.find((x) => x.id === target);
+  return typeof t?.details?.url === 'string' ? pageOf(t.details.url) : undefined;
+}
+
+/** A frame of the screen where the replay stopped (none when it cannot be taken: the stop says why anyway). */
+async function frameOf(d: ReplayDeps, target: string): Promise<string | undefined> {
+  try {
+    const r = await d.call('capture', { target });
+    return (r.frame as { ref?: string } | undefined)?.ref;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The facts of a tool's answer worth keeping in a report (never a value read back). */
+function facts(r: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of ['target', 'hit', 'navigated', 'dialog', 'title', 'note']) if (r[k] !== undefined) out[k] = r[k];
+  if (r.received && typeof r.received === 'object') {
+    const { value: _v, ...rest } = r.received as Record<string, unknown>;
+    out.received = rest;
+  }
+  return out;
+}
+
+export function aimText(a: StepAim): string {
+  return `${a.role ?? (a.purpose === 'field' ? 'field' : 'element')} "${short(a.name)}"`;
+}
+
+export function describeStep(s: RoutineStep): string {
+  const p = s.params;
+  switch (s.kind) {
+    case 'navigate':
+      return `navigate ${typeof p.url === 'string' ? p.url : String(p.action ?? '')}`;
+    case 'press_key':
+      return `press ${String(p.key)}`;
+    case 'fill_form':
+      return `fill_form (${Array.isArray(p.fields) ? p.fields.length : 0} fields)`;
+    default:
+      return s.aim ? `${s.kind} ${aimText(s.aim)}` : s.kind;
+  }
+}
+
+function short(s: string): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > 60 ? `${one.slice(0, 59)}…` : one;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((ok, fail) => {
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      ok();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      fail(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
