@@ -60,7 +60,7 @@ export interface Divergence {
   frame?: string;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 5000;
 
 /** The inputs' values, refused before the first step when one that is needed is missing. */
 export function resolveInputs(r: Routine, given: Readonly<Record<string, string>>): Map<string, string> {
