@@ -15,6 +15,8 @@ Usage:
   sightline serve [--data-dir DIR] [--port N]       headless server: dashboard + Streamable HTTP MCP
                                                     (no --port: the port used last, kept in DIR/port)
   sightline agent --goal "…" --target T [options]   a vision model reaches a goal through Sightline (agent --help)
+  sightline replay NAME|FILE [--input k=v …] [--target ID] [--json]
+                                                    replay a saved routine without a model (replay --help)
   sightline --version | --help
 
 mcp relays to the Sightline app when it runs (one catalog, the app's permissions),
@@ -30,6 +32,16 @@ export async function main(argv: string[]): Promise<void> {
     const { runAgentCli } = await import('./agent/index.ts');
     const code = await runAgentCli(argv.slice(1), { env: process.env, stdout: process.stdout, stderr: process.stderr, version: VERSION });
     // Exit now (the model SDK's keep-alive sockets would hold the process), once stdout has drained.
+    await new Promise<void>((done) => process.stdout.write('', () => done()));
+    process.exit(code);
+  }
+  // `replay` has flags of its own (--input, repeated) and an exit code that says how it ended.
+  if (argv[0] === 'replay') {
+    const { runReplay } = await import('./replay.ts');
+    const rest = argv.slice(1);
+    const at = rest.indexOf('--data-dir');
+    const dir = at >= 0 ? rest[at + 1] : rest.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
+    const code = await runReplay(rest, resolve(resolveDataDir(dir)), { stdout: process.stdout, stderr: process.stderr });
     await new Promise<void>((done) => process.stdout.write('', () => done()));
     process.exit(code);
   }

@@ -5,17 +5,20 @@
  * on pages where the replay must stop (the button relabelled, two identical buttons, a field
  * gone) without touching anything more.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resizeViewport } from '../../fixtures/browser/harness.ts';
-import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
+import { startHarness, tempDir, textOf, type Harness } from '../../support/mcpHarness.ts';
 import { evalIn, open, type Ctx } from '../browser/kit.ts';
 
 let c: Ctx;
 let h: Harness;
 const EMAIL = 'ada@example.org';
+/** The CLI from its source (Node runs TypeScript): the built bin is the same code. */
+const CLI = join(import.meta.dirname, '../../../src/cli/index.ts');
 const PASSWORD = 'correct-horse-42';
 
 beforeAll(async () => {
@@ -142,5 +145,43 @@ describe('a browser routine', () => {
     }
     expect(await pageState()).toEqual({ clicked: [], values: ['', ''], path: '/routines/order.html' });
     expect(existsSync(join(h.dataDir, 'routines', 'order.json'))).toBe(true);
+  });
+
+  it('replays from the command line: exit 0 when done, 3 with the divergence as JSON, 4 without its input', { timeout: 60_000 }, async () => {
+    const dataDir = tempDir('sightline-replay-');
+    try {
+      mkdirSync(join(dataDir, 'routines'));
+      copyFileSync(join(h.dataDir, 'routines', 'order.json'), join(dataDir, 'routines', 'order.json'));
+      const cli = (...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+        new Promise((done) => {
+          const p = spawn(process.execPath, [CLI, 'replay', ...args, '--data-dir', dataDir], { env: { ...process.env, SIGHTLINE_BROWSER_URL: c.chrome.endpoint }, stdio: ['ignore', 'pipe', 'pipe'] });
+          let stdout = '';
+          let stderr = '';
+          p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+          p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+          p.once('exit', (code) => done({ code, stdout, stderr }));
+        });
+      await goto('order.html');
+      const missing = await cli('order');
+      expect(missing.code, missing.stderr).toBe(4);
+      expect(missing.stderr).toMatch(/INPUT_REQUIRED/);
+
+      const done = await cli('order', '--input', `password=${PASSWORD}`);
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toMatch(/^Routine "order" done on browser:\S+: 3 steps/);
+      expect((await pageState()).path).toBe('/routines/done.html');
+
+      await goto('twice.html');
+      const diverged = await cli('order', '--input', `password=${PASSWORD}`, '--json');
+      expect(diverged.code, diverged.stderr).toBe(3);
+      const out = JSON.parse(diverged.stdout) as { ok: boolean; error: { code: string; details: { step: number; expected: string; saw: string; frame?: string } } };
+      expect(out.ok).toBe(false);
+      expect(out.error.code).toBe('ROUTINE_DIVERGED');
+      expect(out.error.details).toMatchObject({ step: 3, expected: expect.stringContaining('Place order'), saw: expect.stringMatching(/^2 places/) });
+      expect(out.error.details.frame).toBeTruthy();
+      expect((await pageState()).clicked).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -141,6 +141,58 @@ function validationError(error: z.ZodError): SightlineError {
   return new SightlineError('INVALID_ARGUMENT', `"${field}": ${issue?.message ?? 'invalid'}.`, "Check the tool's input schema.", { field });
 }
 
+/** The facts of one call a tool context is made of; the rest are the core's ports. */
+export type CallFacts = Pick<ToolContext, 'session' | 'signal' | 'client' | 'run' | 'progress'>;
+
+/**
+ * Tools called by name as an MCP client's call is (validated strictly, refused while their
+ * source is unusable), with the core's ports: the server's sessions, and a routine's replay in
+ * or out of one (`sightline replay`), use this.
+ */
+export class ToolCaller {
+  readonly #services: Omit<McpServices, 'events' | 'clientConnected' | 'status'>;
+  readonly #byName: Map<string, Offered>;
+  readonly #validators: Map<string, z.ZodType>;
+  readonly #usable: (o: Offered) => boolean;
+
+  constructor(services: Omit<McpServices, 'events' | 'clientConnected' | 'status'>, offered: readonly Offered[] = describeTools(services), usable?: (o: Offered) => boolean) {
+    this.#services = services;
+    this.#byName = new Map(offered.map((o) => [o.tool.name, o]));
+    this.#validators = new Map(offered.map((o) => [o.tool.name, z.object(inputShape(o.tool, schemaContext(services))).strict()]));
+    this.#usable = usable ?? ((o) => !o.sources || o.sources.some((name) => services.sources.isUsable(name)));
+  }
+
+  validated(o: Offered, args: Record<string, unknown>): Record<string, unknown> {
+    const parsed = (this.#validators.get(o.tool.name) as z.ZodType).safeParse(args);
+    if (!parsed.success) throw validationError(parsed.error);
+    return parsed.data as Record<string, unknown>;
+  }
+
+  /** A tool's context for one call; its `call` runs other tools with the same facts. */
+  context(facts: CallFacts): ToolContext {
+    const s = this.#services;
+    const ctx: ToolContext = {
+      frames: s.frames,
+      actions: s.actions,
+      targets: s.targets,
+      sources: s.sources,
+      history: s.history,
+      text: s.text,
+      search: s.search,
+      routines: s.routines,
+      ...facts,
+      call: async (name, args, run) => {
+        const inner = this.#byName.get(name);
+        if (!inner || !this.#usable(inner)) throw new SightlineError('UNSUPPORTED', `${name} is not offered now.`, 'Check sightline://health: its source may be disabled or unavailable.');
+        const res = new ToolResponse();
+        await inner.tool.handle(this.context({ ...facts, ...(run ? { run } : {}), progress: () => undefined }), this.validated(inner, args), res);
+        return res.toResult().structuredContent ?? {};
+      },
+    };
+    return ctx;
+  }
+}
+
 export function createMcpServer(services: McpServices, options: { log?: (line: string) => void } = {}): Server {
   const server = new Server(
     { name: SERVER_NAME, title: 'Sightline', version: VERSION },
@@ -157,17 +209,12 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
   };
   const offered = describeTools(services);
   const byName = new Map(offered.map((o) => [o.tool.name, o]));
-  const validators = new Map(offered.map((o) => [o.tool.name, z.object(inputShape(o.tool, schemaContext(services))).strict()]));
   const isListed = (o: Offered): boolean => !o.sources || o.sources.some((name) => services.sources.isOffered(name));
   const isUsable = (o: Offered): boolean => !o.sources || o.sources.some((name) => services.sources.isUsable(name));
   // This session's own latest capture of each target (two agents never act through each other's frames).
   const session = new SessionFrames();
   const listed = (): Offered[] => offered.filter(isListed);
-  const validated = (o: Offered, args: Record<string, unknown>): Record<string, unknown> => {
-    const parsed = (validators.get(o.tool.name) as z.ZodType).safeParse(args);
-    if (!parsed.success) throw validationError(parsed.error);
-    return parsed.data as Record<string, unknown>;
-  };
+  const tools = new ToolCaller(services, offered, isUsable);
   /** What the client last saw, so a change is announced once and only when real. */
   let lastListed = '';
 
@@ -186,15 +233,7 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
         throw new SightlineError('SOURCE_UNAVAILABLE', `${o.tool.name} belongs to the ${o.sources?.join(' and ')} source${(o.sources?.length ?? 0) > 1 ? 's, which are' : ', which is'} disabled or unavailable.`, 'Check sightline://health.');
       }
       const progressToken = request.params._meta?.progressToken;
-      const ctx: ToolContext = {
-        frames: services.frames,
-        actions: services.actions,
-        targets: services.targets,
-        sources: services.sources,
-        history: services.history,
-        text: services.text,
-        search: services.search,
-        routines: services.routines,
+      const ctx = tools.context({
         session,
         signal: extra.signal,
         client: server.getClientVersion()?.name ?? 'mcp',
@@ -205,16 +244,9 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
             .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.done, ...(p.total !== undefined ? { total: p.total } : {}), message: p.label } })
             .catch(() => undefined);
         },
-        call: async (name, args, run) => {
-          const inner = byName.get(name);
-          if (!inner || !isUsable(inner)) throw new SightlineError('UNSUPPORTED', `${name} is not offered now.`, 'Check sightline://health: its source may be disabled or unavailable.');
-          const res = new ToolResponse();
-          await inner.tool.handle({ ...ctx, ...(run ? { run } : {}), progress: () => undefined }, validated(inner, args), res);
-          return res.toResult().structuredContent ?? {};
-        },
-      };
+      });
       const res = new ToolResponse();
-      await o.tool.handle(ctx, validated(o, request.params.arguments ?? {}), res);
+      await o.tool.handle(ctx, tools.validated(o, request.params.arguments ?? {}), res);
       return res.toResult();
     } catch (e) {
       const result = errorResult(e);

@@ -10,7 +10,7 @@ import type { ActivityEntry, ActivityQuery } from '../../../shared/api.ts';
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import { buildRoutine } from './build.ts';
 import { ROUTINE_NAME, type Routine } from './format.ts';
-import { replay, describeStep, type ReplayDeps, type ReplayOptions, type ReplayReport } from './replay.ts';
+import { replay, describeStep, resolveInputs, type ReplayDeps, type ReplayOptions, type ReplayReport } from './replay.ts';
 import { RoutineStore, readRoutine, type RoutineSummary } from './store.ts';
 
 /** Entries read to build one routine (a run has at most a few hundred actions). */
@@ -69,6 +69,8 @@ export class Routines {
    * went, step by step, whether it finished or stopped.
    */
   async run(routine: Routine, deps: (run: { id: string; artifacts: string }) => ReplayDeps, o: ReplayOptions): Promise<ReplayReport & { runId: string }> {
+    // A missing input is refused before anything, a run record included.
+    resolveInputs(routine, o.inputs);
     const startedAt = new Date();
     const id = `routine-${routine.name}-${startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${Math.random().toString(36).slice(2, 6)}`;
     const dir = join(this.#d.dataDir, 'runs', id);
