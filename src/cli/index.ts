@@ -17,6 +17,7 @@ Usage:
   sightline agent --goal "…" --target T [options]   a vision model reaches a goal through Sightline (agent --help)
   sightline replay NAME|FILE [--input k=v …] [--target ID] [--json]
                                                     replay a saved routine without a model (replay --help)
+  sightline routine list | export NAME [--playwright] | import FILE
   sightline --version | --help
 
 mcp relays to the Sightline app when it runs (one catalog, the app's permissions),
@@ -35,13 +36,14 @@ export async function main(argv: string[]): Promise<void> {
     await new Promise<void>((done) => process.stdout.write('', () => done()));
     process.exit(code);
   }
-  // `replay` has flags of its own (--input, repeated) and an exit code that says how it ended.
-  if (argv[0] === 'replay') {
-    const { runReplay } = await import('./replay.ts');
+  // `replay` and `routine` have flags of their own (--input, repeated) and an exit code that says how it ended.
+  if (argv[0] === 'replay' || argv[0] === 'routine') {
+    const { runReplay, runRoutineCommand } = await import('./replay.ts');
     const rest = argv.slice(1);
     const at = rest.indexOf('--data-dir');
     const dir = at >= 0 ? rest[at + 1] : rest.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
-    const code = await runReplay(rest, resolve(resolveDataDir(dir)), { stdout: process.stdout, stderr: process.stderr });
+    const io = { stdout: process.stdout, stderr: process.stderr };
+    const code = await (argv[0] === 'replay' ? runReplay : runRoutineCommand)(rest, resolve(resolveDataDir(dir)), io);
     await new Promise<void>((done) => process.stdout.write('', () => done()));
     process.exit(code);
   }

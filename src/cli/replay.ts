@@ -88,3 +88,48 @@ function parseInputs(pairs: readonly string[]): Record<string, string> {
   }
   return out;
 }
+
+export const ROUTINE_USAGE = `Usage: sightline routine list | export NAME|FILE [--playwright] | import FILE [--replace]   [--data-dir DIR]
+
+  list                 the saved routines, their targets and inputs
+  export NAME          the routine's file on stdout (--playwright: as a Playwright test)
+  import FILE          check a routine file and add it to <data dir>/routines
+`;
+
+/** `sightline routine …`: routines as files, without starting a core. */
+export async function runRoutineCommand(argv: string[], dataDir: string, io: ReplayIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { playwright: { type: 'boolean', default: false }, replace: { type: 'boolean', default: false }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+  });
+  const [verb, arg] = positionals;
+  if (values.help || !verb) {
+    (values.help ? io.stdout : io.stderr).write(ROUTINE_USAGE);
+    return values.help ? 0 : 2;
+  }
+  const [{ RoutineStore, readRoutine }, { toPlaywright }, { exitCodeOf }] = await Promise.all([import('../main/core/routines/store.ts'), import('../main/core/routines/playwright.ts'), import('../main/core/routines/routines.ts')]);
+  const store = new RoutineStore(dataDir);
+  try {
+    if (verb === 'list') {
+      for (const r of store.list()) io.stdout.write(`${r.name}\t${r.steps} steps\t${Object.values(r.target).join(' ')}\t${r.inputs.map((i) => `${i.name}${i.required ? '' : '?'}${i.secret ? ' (secret)' : ''}`).join(', ')}\n`);
+      return 0;
+    }
+    if ((verb === 'export' || verb === 'import') && !arg) throw new SightlineError('INVALID_ARGUMENT', `routine ${verb} needs a ${verb === 'export' ? 'name' : 'file'}.`, ROUTINE_USAGE);
+    if (verb === 'export') {
+      const r = /[\\/]|\.json$/.test(arg!) ? readRoutine(arg!) : store.get(arg!);
+      io.stdout.write(values.playwright ? toPlaywright(r) : `${JSON.stringify(r, null, 2)}\n`);
+      return 0;
+    }
+    if (verb === 'import') {
+      const r = readRoutine(arg!);
+      io.stdout.write(`Imported routine "${r.name}" (${r.steps.length} steps): ${store.save(r, values.replace === true)}\n`);
+      return 0;
+    }
+    io.stderr.write(`Unknown routine command "${verb}".\n\n${ROUTINE_USAGE}`);
+    return 2;
+  } catch (e) {
+    io.stderr.write(`${isSightlineError(e) ? formatError(e.code, e.message, e.hint) : String((e as Error)?.message ?? e)}\n`);
+    return exitCodeOf(e);
+  }
+}

@@ -19,6 +19,17 @@ let h: Harness;
 const EMAIL = 'ada@example.org';
 /** The CLI from its source (Node runs TypeScript): the built bin is the same code. */
 const CLI = join(import.meta.dirname, '../../../src/cli/index.ts');
+
+function cli2(dataDir: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const p = spawn(process.execPath, [CLI, ...args, '--data-dir', dataDir], { env: { ...process.env, SIGHTLINE_BROWSER_URL: c.chrome.endpoint }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.once('exit', (code) => done({ code, stdout, stderr }));
+  });
+}
 const PASSWORD = 'correct-horse-42';
 
 beforeAll(async () => {
@@ -147,20 +158,12 @@ describe('a browser routine', () => {
     expect(existsSync(join(h.dataDir, 'routines', 'order.json'))).toBe(true);
   });
 
-  it('replays from the command line: exit 0 when done, 3 with the divergence as JSON, 4 without its input', { timeout: 60_000 }, async () => {
+  it('replays from the command line (exit 0 done, 3 diverged with the divergence as JSON, 4 without its input) and exports as a Playwright test', { timeout: 60_000 }, async () => {
     const dataDir = tempDir('sightline-replay-');
     try {
       mkdirSync(join(dataDir, 'routines'));
       copyFileSync(join(h.dataDir, 'routines', 'order.json'), join(dataDir, 'routines', 'order.json'));
-      const cli = (...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-        new Promise((done) => {
-          const p = spawn(process.execPath, [CLI, 'replay', ...args, '--data-dir', dataDir], { env: { ...process.env, SIGHTLINE_BROWSER_URL: c.chrome.endpoint }, stdio: ['ignore', 'pipe', 'pipe'] });
-          let stdout = '';
-          let stderr = '';
-          p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-          p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-          p.once('exit', (code) => done({ code, stdout, stderr }));
-        });
+      const cli = (...args: string[]): ReturnType<typeof cli2> => cli2(dataDir, 'replay', ...args);
       await goto('order.html');
       const missing = await cli('order');
       expect(missing.code, missing.stderr).toBe(4);
@@ -170,6 +173,13 @@ describe('a browser routine', () => {
       expect(done.code, done.stderr).toBe(0);
       expect(done.stdout).toMatch(/^Routine "order" done on browser:\S+: 3 steps/);
       expect((await pageState()).path).toBe('/routines/done.html');
+
+      const exported = await cli2(dataDir, 'routine', 'export', 'order', '--playwright');
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain(`await page.getByLabel('Email', { exact: true }).pressSequentially('${EMAIL}');`);
+      expect(exported.stdout).toContain("const password = required('ROUTINE_PASSWORD');");
+      expect(exported.stdout).toMatch(/await page\.getByRole\('button', \{ name: 'Place order', exact: true \}\)\.click\(\);\n {2}await expect\(page\)\.toHaveURL/);
+      expect(exported.stdout).not.toContain(PASSWORD);
 
       await goto('twice.html');
       const diverged = await cli('order', '--input', `password=${PASSWORD}`, '--json');

@@ -1,0 +1,85 @@
+/**
+ * A browser routine as a Playwright test: each step becomes the locator Playwright itself would
+ * aim with (by role and name, by label, by text, exact), each expected page a `toHaveURL`. Inputs
+ * are read from the environment (`ROUTINE_<NAME>`); a secret has no default in the file.
+ */
+import { SightlineError } from '../../../shared/errors.ts';
+import { isInputRef, type Routine, type RoutineStep, type StepAim } from './format.ts';
+
+export function toPlaywright(r: Routine): string {
+  if (r.target.source !== 'browser') throw new SightlineError('UNSUPPORTED', `Routine "${r.name}" acts on ${r.target.source}; only a browser routine is a Playwright test.`, 'Export a routine saved from a browser tab.');
+  const env = (name: string): string => `ROUTINE_${name.toUpperCase()}`;
+  const lines: string[] = [
+    `// Exported by Sightline from routine "${r.name}" (${r.createdAt}).`,
+    `import { test, expect } from '@playwright/test';`,
+    '',
+  ];
+  for (const i of r.inputs) {
+    lines.push(i.default !== undefined ? `const ${i.name} = process.env.${env(i.name)} ?? ${q(i.default)};` : `const ${i.name} = required(${q(env(i.name))});`);
+  }
+  if (r.inputs.some((i) => i.default === undefined)) {
+    lines.push('', 'function required(name: string): string {', '  const v = process.env[name];', '  if (v === undefined) throw new Error(`Set ${name}: the routine needs it.`);', '  return v;', '}');
+  }
+  lines.push('', `test(${q(r.description ?? r.name)}, async ({ page }) => {`);
+  // The routine acts on a tab already at its origin: the test opens it first unless it navigates at once.
+  if (r.steps[0]?.kind !== 'navigate') lines.push(`  await page.goto(${q(`${r.target.origin}/`)}); // the page the routine starts on: adjust`);
+  r.steps.forEach((s, i) => {
+    lines.push(`  // step ${i + 1}: ${s.kind}`);
+    for (const l of stepLines(s)) lines.push(`  ${l}`);
+    if (s.expect?.url) lines.push(`  await expect(page).toHaveURL(new RegExp(${q(`^${escapeRegex(s.expect.url)}`)}));`);
+  });
+  lines.push('});', '');
+  return lines.join('\n');
+}
+
+function stepLines(s: RoutineStep): string[] {
+  const p = s.params;
+  switch (s.kind) {
+    case 'navigate':
+      if (typeof p.url === 'string') return [`await page.goto(${q(p.url)});`];
+      return [p.action === 'back' ? 'await page.goBack();' : p.action === 'forward' ? 'await page.goForward();' : 'await page.reload();'];
+    case 'press_key':
+      return [`await page.keyboard.press(${q(String(p.key))});`];
+    case 'type_text': {
+      const text = value(p.text);
+      const out = s.aim ? [`await ${locator(s.aim)}.${p.clear ? 'fill' : 'pressSequentially'}(${text});`] : [`await page.keyboard.type(${text});`];
+      if (p.submit) out.push(s.aim ? `await ${locator(s.aim)}.press('Enter');` : `await page.keyboard.press('Enter');`);
+      return out;
+    }
+    case 'fill_form':
+      return (p.fields as { label: string; value: unknown }[]).map((f) => {
+        const at = `page.getByLabel(${q(f.label)}, { exact: true })`;
+        return typeof f.value === 'boolean' ? `await ${at}.setChecked(${String(f.value)});` : `await ${at}.fill(${value(f.value)});`;
+      });
+    case 'select_option': {
+      const chosen = p.label ?? p.value;
+      return [`await ${locator(s.aim!)}.selectOption(${JSON.stringify(Array.isArray(chosen) ? chosen : [chosen])});`];
+    }
+    case 'set_checked':
+      return [`await ${locator(s.aim!)}.setChecked(${String(p.checked)});`];
+    case 'hover':
+      return [`await ${locator(s.aim!)}.hover();`];
+    case 'click': {
+      const opts = [p.button && p.button !== 'left' ? `button: ${q(String(p.button))}` : '', typeof p.clicks === 'number' && p.clicks > 1 ? `clickCount: ${p.clicks}` : ''].filter(Boolean);
+      return [`await ${locator(s.aim!)}.click(${opts.length ? `{ ${opts.join(', ')} }` : ''});`];
+    }
+  }
+}
+
+function locator(a: StepAim): string {
+  if (a.purpose === 'field') return `page.getByLabel(${q(a.name)}, { exact: true })`;
+  if (a.role) return `page.getByRole(${q(a.role)}, { name: ${q(a.name)}, exact: true })`;
+  return `page.getByText(${q(a.name)}, { exact: true })`;
+}
+
+function value(v: unknown): string {
+  return isInputRef(v) ? v.input : q(String(v));
+}
+
+function q(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
