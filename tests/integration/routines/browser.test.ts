@@ -96,7 +96,10 @@ describe('a browser routine', () => {
 
   it('replays on the page afresh: fields typed into, the button pressed, the page reached; a run named after it', async () => {
     await goto('order.html');
-    const r = await ok('run_routine', { name: 'order', inputs: { password: PASSWORD } });
+    const progress: string[] = [];
+    const r = (await h.client.callTool({ name: 'run_routine', arguments: { name: 'order', inputs: { password: PASSWORD } } }, undefined, { onprogress: (p) => void progress.push(String(p.message)) })) as CallToolResult;
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(progress).toEqual(['step 1/3: type_text textbox "Email"', 'step 2/3: type_text textbox "Password"', 'step 3/3: click button "Place order"', 'order: 3 steps done']);
     const s = r.structuredContent as { runId: string; steps: { step: number; ok: boolean }[] };
     expect(s.steps.map((x) => x.ok)).toEqual([true, true, true]);
     expect((await pageState()).path).toBe('/routines/done.html');

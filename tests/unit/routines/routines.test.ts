@@ -53,6 +53,7 @@ describe('a routine file', () => {
     expect(() => parseRoutine(JSON.stringify({ ...base, inputs: [], steps: [step] }), 'r.json')).toThrow(/step 1 reads input "pin"/);
     expect(() => parseRoutine(JSON.stringify({ ...base, inputs: [{ name: 'pin', secret: true, default: '1234' }], steps: [step] }), 'r.json')).toThrow(/secret input has no default/);
     expect(() => parseRoutine(JSON.stringify({ ...base, version: 2, inputs: [], steps: [step] }), 'r.json')).toThrow(/version/);
+    expect(() => parseRoutine(JSON.stringify({ ...base, inputs: [], steps: [{ kind: 'click', params: { x: 1, y: 2 } }] }), 'r.json')).toThrow(/names no target, ref, x, y, node/);
   });
 
   it('refuses a missing input before anything, naming it', () => {

@@ -53,12 +53,15 @@ export type StepExpect = z.infer<typeof stepExpect>;
 export const STEP_KINDS = ['click', 'type_text', 'press_key', 'navigate', 'fill_form', 'select_option', 'set_checked', 'hover'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
+/** Where a recording acted, which a replay finds again by what the element is. */
+const AIMED_ANEW = ['target', 'ref', 'x', 'y', 'node', 'index'];
+
 export const routineStep = z
   .object({
     kind: z.enum(STEP_KINDS),
     aim: stepAim.optional(),
     /** The tool's other arguments (no target, node, x, y or ref: those are found at replay); a value may be an input. */
-    params: z.record(z.string(), z.unknown()),
+    params: z.record(z.string(), z.unknown()).refine((p) => !AIMED_ANEW.some((k) => k in p), { message: 'a step names no target, ref, x, y, node or index: replay finds them anew' }),
     expect: stepExpect.optional(),
     /** What the step did when it was recorded, for the person reading the file. */
     note: z.string().max(500).optional(),
