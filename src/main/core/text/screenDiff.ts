@@ -190,6 +190,8 @@ export type Comparison = { kind: 'same' } | { kind: 'bands'; bands: Band[]; shar
 
 /** Below this share of changed height, a shift is not looked for. */
 const SHIFT_FROM = 0.2;
+/** The strips along the top and bottom edges where bars sit (title, menu, tab, status bars), in image px. */
+const BAR = 48;
 
 /**
  * Compare `next` with `base`: the same screen (no 2×2 block changed beyond JPEG noise), the bands
@@ -207,12 +209,17 @@ export function compare(base: Screen, next: Screen, lines: readonly Band[] = [],
   let best = bandsOf(groups, base.thumb, t, lines);
   let shift: Shift | undefined;
   if (best.share > SHIFT_FROM) {
-    // The pane that moved: the columns that changed, from the first row that did.
-    const from = Math.min(...groups.map((g) => g.y0));
-    const c0 = Math.min(...groups.map((g) => g.x0));
-    const c1 = Math.max(...groups.map((g) => g.x1)) + 1;
-    const dy = bestShift(base.thumb, t, from, c0, c1);
-    if (dy !== 0) {
+    // The pane that moved: the columns that changed, from the first row that did; and the same
+    // leaving out what changed in the bars along the top and bottom edges (a clock's new minute
+    // in a title bar is above the pane, and no shift of the rows below it explains it).
+    const edge = Math.ceil(BAR / CELL);
+    const inPane = groups.filter((g) => g.y0 >= edge && g.y1 < t.rows - edge);
+    for (const set of inPane.length && inPane.length < groups.length ? [groups, inPane] : [groups]) {
+      const from = Math.min(...set.map((g) => g.y0));
+      const c0 = Math.min(...set.map((g) => g.x0));
+      const c1 = Math.max(...set.map((g) => g.x1)) + 1;
+      const dy = bestShift(base.thumb, t, from, c0, c1);
+      if (dy === 0) continue;
       const s: Shift = { from: from * CELL, dy, left: c0 * CELL, right: Math.min(t.width, c1 * CELL) };
       const moved = shifted(base.thumb, t, s);
       const mask2 = changedCells(base, next, s) as Uint8Array;
@@ -238,7 +245,9 @@ function bandsOf(groups: readonly CellBox[], a: Thumb, b: Thumb, lines: readonly
 /**
  * Where an old extent is after a shift (image px): as it was when it lies above `from` or beside
  * the pane (its middle outside `left`..`right`; an extent with no columns counts as inside), none
- * when its rows scrolled out (above `from` or below `height`) or were deleted.
+ * when its middle scrolled out (above `from` or below `height`) or its rows were deleted. By the
+ * middle, as a word is placed in a band: an OCR box can be taller than its word (the line above
+ * taken in), and a word whose top alone stayed on screen is gone.
  */
 export function moveBand(l: Band, s: Shift, height = Number.POSITIVE_INFINITY): Band[] {
   if (l.top < s.from) return [l];
@@ -246,9 +255,9 @@ export function moveBand(l: Band, s: Shift, height = Number.POSITIVE_INFINITY): 
     const cx = (l.left + l.right) / 2;
     if (cx < s.left || cx >= s.right) return [l];
   }
-  const top = l.top - s.dy;
-  if (top < s.from || top >= height) return [];
-  return [{ ...l, top, bottom: l.bottom - s.dy }];
+  const middle = (l.top + l.bottom) / 2 - s.dy;
+  if (middle < s.from || middle >= height) return [];
+  return [{ ...l, top: l.top - s.dy, bottom: l.bottom - s.dy }];
 }
 
 /** A strip (4 px of one row) differs, for lining rows up after a shift, when its mean moved more than this. */
@@ -392,6 +401,18 @@ function grow(s: Band, a: Thumb, b: Thumb, lines: readonly Band[]): Band {
     }
   }
   return { top: Math.max(0, out.top - PAD), bottom: Math.min(b.height, out.bottom + PAD) };
+}
+
+/**
+ * The bars along the top and bottom edges of a screen (title, menu, tab and status bars: where
+ * the smallest text is), each grown to a quiet row so that no line is cut; none when the image
+ * is too short for bars and a body between them.
+ */
+export function barBands(t: Thumb): { top: Band; bottom: Band } | undefined {
+  if (t.height < 5 * BAR) return undefined;
+  const top = grow({ top: 0, bottom: BAR }, t, t, []);
+  const bottom = grow({ top: t.height - BAR, bottom: t.height }, t, t, []);
+  return top.bottom < bottom.top ? { top, bottom } : undefined;
 }
 
 /** Overlapping or nearly touching bands as one, top to bottom. */
