@@ -16,11 +16,21 @@ function dashboardDir(): string | undefined {
   return undefined;
 }
 
+/**
+ * How an MCP client that spawns its server runs this checkout's relay: this Node (22.12 or newer,
+ * whatever the client's PATH holds) on bin/sightline.js, with this data directory.
+ */
+function stdioLauncher(dataDir: string): { command: string; args: string[] } | undefined {
+  const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/sightline.js');
+  return existsSync(bin) ? { command: process.execPath, args: [bin, 'mcp', '--data-dir', dataDir] } : undefined;
+}
+
 export async function runServe(dataDir: string, port: number | undefined, log: (line: string) => void): Promise<void> {
   const core = await createCore({ dataDir, log });
   const stopMaintenance = core.startMaintenance(log);
   indexArchives(core, log);
-  const server = await startServer(core, { port, staticDir: dashboardDir(), log });
+  const stdio = stdioLauncher(dataDir);
+  const server = await startServer(core, { port, staticDir: dashboardDir(), log, ...(stdio ? { stdio } : {}) });
   writeDiscoveryFile(dataDir, { pid: process.pid, url: server.url, mcpUrl: server.mcpUrl, token: server.token, version: VERSION, startedAt: new Date().toISOString() });
   process.stdout.write(`Sightline ${VERSION} (headless)\nDashboard: ${server.dashboardUrl}\nMCP: ${server.mcpUrl}\nData: ${dataDir}\n${server.portNote ? `Note: ${server.portNote}\n` : ''}`);
   const stop = async (): Promise<void> => {

@@ -124,7 +124,11 @@ export interface ActivityEntry {
   frameRef?: string;
   /** The image size of `frameRef` (imagePoint is in its pixels), while that frame is kept. */
   frameImage?: { width: number; height: number };
-  /** Frame captured after the action, when one was taken. */
+  /**
+   * The frame captured right after this action, by it (the picture its answer described, or whose
+   * crop it returned). Absent: none was taken (the source told what changed without one, or the
+   * agent asked for none); a later capture is never counted as this action's after.
+   */
   afterRef?: string;
   durationMs: number;
   /** Tool arguments, with long text shortened. */
@@ -135,6 +139,8 @@ export interface ActivityEntry {
   targetLabel?: TargetLabel;
   /** The agent run (`sightline agent`) this action belongs to, and where its artifacts are. */
   run?: { id: string; artifacts?: string };
+  /** The MCP session that asked: one client connection's actions, grouped in the log like a run's. */
+  session?: string;
 }
 
 export interface ActivityQuery {
@@ -143,6 +149,10 @@ export interface ActivityQuery {
   result?: 'ok' | 'error';
   /** Only the actions of this agent run (`ActivityEntry.run.id`). */
   run?: string;
+  /** Only the actions of this MCP session (`ActivityEntry.session`). */
+  session?: string;
+  /** Only the actions this frame belongs to: acted in (before) or taken after. */
+  frame?: string;
   /** An entry id: entries older than it (paging). */
   before?: number;
   limit?: number;
@@ -203,6 +213,21 @@ export interface CropRequest {
   height: number;
   coordinateUnits?: 'percent' | 'normalized' | 'pixels';
   maxDimension?: number;
+}
+
+export interface StatusQuery {
+  /** Check every source again before answering; otherwise the last checks are shown. */
+  fresh?: boolean;
+}
+
+/** How an agent reaches this Sightline: what Setup and the empty activity log show. */
+export interface ConnectInfo {
+  /** The MCP endpoint (Streamable HTTP); it needs `Authorization: Bearer <token>`. */
+  mcpUrl: string;
+  /** The file that holds the token (readable by this user only). */
+  tokenFile: string;
+  /** How an MCP client that starts its server over stdio runs Sightline's relay (`sightline mcp`). */
+  stdio: { command: string; args: string[] };
 }
 
 export interface StatusInfo {
@@ -345,7 +370,9 @@ type FrameParams = { ref: string };
 
 /** The JSON routes. */
 export interface ApiContract {
-  status: Route<'GET', '/status', NoInput, NoInput, undefined, StatusInfo>;
+  status: Route<'GET', '/status', NoInput, StatusQuery, undefined, StatusInfo>;
+  /** How an agent connects: the MCP URL, where the token is, the stdio command. */
+  connect: Route<'GET', '/connect', NoInput, NoInput, undefined, ConnectInfo>;
   sources: Route<'GET', '/sources', NoInput, NoInput, undefined, { sources: SourceInfo[] }>;
   frames: Route<'GET', '/frames', NoInput, FramesQuery, undefined, FramesPage>;
   /** The time strip: how the timeline's frames spread over days and hours, and where each starts. */
@@ -375,6 +402,7 @@ export type ApiRouteName = keyof ApiContract;
 /** The method and path of every JSON route: the one place a path is written. */
 export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method']; path: ApiContract[K]['path'] } } = {
   status: { method: 'GET', path: '/status' },
+  connect: { method: 'GET', path: '/connect' },
   sources: { method: 'GET', path: '/sources' },
   frames: { method: 'GET', path: '/frames' },
   timelinePositions: { method: 'GET', path: '/timeline/positions' },

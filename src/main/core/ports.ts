@@ -311,7 +311,12 @@ export interface SettingsPort {
 }
 
 export interface StatusPort {
+  /** The status once every enabled source has been checked at least once (waits only for that first check). */
   status(): Promise<StatusInfo>;
+  /** The status now, from the sources' last checks: never waits on a probe. */
+  statusNow(): StatusInfo;
+  /** Every source checked again now, then the status. */
+  statusChecked(): Promise<StatusInfo>;
 }
 
 export interface ActivityPort {

@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { TrieRouter } from 'hono/router/trie-router';
 import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
-import { API_PREFIX, API_ROUTES, API_STREAMS, type ActivityEntry, type ApiContract, type ApiError, type ApiRouteName, type FrameSummary, type ProgressInfo } from '../../../shared/api.ts';
+import { API_PREFIX, API_ROUTES, API_STREAMS, type ActivityEntry, type ApiContract, type ConnectInfo, type ApiError, type ApiRouteName, type FrameSummary, type ProgressInfo } from '../../../shared/api.ts';
 import * as S from '../../../shared/apiSchemas.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import { firstRowFrames } from '../../../shared/timeline.ts';
@@ -35,6 +35,8 @@ export interface ApiServices extends StatusPort {
   search: TextSearchPort;
   events: CoreBus;
   setPaused(paused: boolean): void;
+  /** How an agent reaches this server (known once it listens). */
+  connect(): ConnectInfo;
 }
 
 type Input<K extends ApiRouteName> = { params: ApiContract[K]['params']; query: ApiContract[K]['query']; body: ApiContract[K]['body']; signal: AbortSignal };
@@ -42,6 +44,7 @@ type Handlers = { [K in ApiRouteName]: (input: Input<K>) => Promise<ApiContract[
 type Schemas = { [K in ApiRouteName]?: { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType } };
 
 const SCHEMAS: Schemas = {
+  status: { query: S.statusQuery },
   frames: { query: S.framesQuery },
   timelinePositions: { query: S.timelinePositionsQuery },
   frame: { params: S.frameParams },
@@ -59,8 +62,9 @@ const SCHEMAS: Schemas = {
 
 function handlers(s: ApiServices): Handlers {
   return {
-    status: () => s.status(),
+    status: ({ query }) => (query.fresh ? s.statusChecked() : s.status()),
     sources: async () => ({ sources: s.sources.info() }),
+    connect: async () => s.connect(),
     frames: async ({ query, signal }) => {
       const from = query.from ? parseTimeInput(query.from, 'from') : undefined;
       const to = query.before ? parseTimeInput(query.before, 'before') : query.to ? parseTimeInput(query.to, 'to') : undefined;
@@ -111,7 +115,8 @@ function handlers(s: ApiServices): Handlers {
     },
     pause: async ({ body }) => {
       s.setPaused(body.paused);
-      return s.status();
+      // What the switch shows is this answer: it never waits on a source's probe.
+      return s.statusNow();
     },
     sourceAction: ({ params }) => s.sources.runAction(params.name, params.action),
     search: async ({ query, signal }) => {
@@ -255,7 +260,7 @@ function events(c: Context, s: ApiServices): Response {
     const onFrame = (f: FrameRecord): void => later(async () => ({ type: 'frame', frame: await one(s, f) }));
     const onUpdated = (f: FrameRecord): void => later(async () => ({ type: 'frame-updated', frame: await one(s, f) }));
     const onActivity = (entry: ActivityEntry): void => later(async () => ({ type: 'activity', entry }));
-    const onStatus = (): void => void s.status().then((status) => send({ type: 'status', status }));
+    const onStatus = (): void => send({ type: 'status', status: s.statusNow() });
     const onProgress = (progress: ProgressInfo): void => send({ type: 'progress', progress });
     bus.on('frame', onFrame);
     bus.on('frame-updated', onUpdated);
@@ -263,6 +268,9 @@ function events(c: Context, s: ApiServices): Response {
     bus.on('status', onStatus);
     bus.on('progress', onProgress);
     await stream.write(': connected\n\n');
+    // The page learns the status (the pause switch's state, the sources) as the stream opens,
+    // with no request of its own on the browser's few connections to the server.
+    onStatus();
     const ping = setInterval(() => void stream.write(': ping\n\n').catch(() => undefined), 25_000);
     await new Promise<void>((resolve) => stream.onAbort(resolve));
     clearInterval(ping);

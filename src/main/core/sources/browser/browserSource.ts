@@ -28,6 +28,8 @@ export interface BrowserSourceOptions {
   uploadRoots?: () => readonly string[];
   /** input.allowlist, read at each navigation: every hop of a redirect must be on it too. */
   allowlist?: () => readonly string[];
+  /** A browser's connection closed (it quit or was killed): its health is worth checking now. */
+  onLost?: () => void;
 }
 
 export interface BrowserSource extends Source {
@@ -43,6 +45,7 @@ export interface BrowserSource extends Source {
 export function createBrowserSource(o: BrowserSourceOptions): BrowserSource {
   const fleet = new BrowserFleet({ settings: o.settings, dataDir: o.dataDir, env: o.env ?? process.env, autoLaunch: o.autoLaunch ?? true, ...(o.allowlist ? { allowlist: o.allowlist } : {}) });
   const tree = new BrowserTree(fleet);
+  if (o.onLost) for (const tabs of fleet.all()) tabs.conn.onLost(o.onLost);
   const uploadRoots = o.uploadRoots ?? ((): readonly string[] => []);
   return {
     name: 'browser',

@@ -37,6 +37,6 @@ export const browserModule = defineSource({
   },
   async create(ctx) {
     const { createBrowserSource } = await import('./browserSource.ts');
-    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, uploadRoots: () => ctx.core().files.uploadRoots, allowlist: () => ctx.core().input.allowlist });
+    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, uploadRoots: () => ctx.core().files.uploadRoots, allowlist: () => ctx.core().input.allowlist, onLost: () => ctx.healthChanged() });
   },
 });
