@@ -20,6 +20,8 @@ export interface ApiError {
   hint?: string;
   /** The settings key at fault, for SETTINGS_INVALID. */
   key?: string;
+  /** SETTINGS_INVALID: every key at fault, each with what is wrong (the first is `key`). */
+  problems?: { key: string; message: string; hint?: string }[];
 }
 
 /** What a target showed when a frame or an action was made, as its source named it then. */

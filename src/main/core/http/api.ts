@@ -194,7 +194,8 @@ export function createApi(s: ApiServices): Hono {
   app.notFound((c) => c.json({ error: { code: 'INVALID_ARGUMENT', message: `No route ${c.req.method} ${new URL(c.req.url).pathname}.`, hint: 'See src/shared/api.ts for the routes.' } satisfies ApiError }, 404));
   app.onError((e, c) => {
     const err: SightlineError = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error)?.message ?? String(e), 'This is a Sightline bug; the log has details.');
-    const body: ApiError = { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}), ...(typeof err.details?.key === 'string' ? { key: err.details.key } : {}) };
+    const problems = Array.isArray(err.details?.problems) ? (err.details.problems as NonNullable<ApiError['problems']>) : undefined;
+    const body: ApiError = { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}), ...(typeof err.details?.key === 'string' ? { key: err.details.key } : {}), ...(problems ? { problems } : {}) };
     return c.json({ error: body }, statusFor(err.code) as 400);
   });
   return app;
