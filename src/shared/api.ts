@@ -104,6 +104,12 @@ export interface TimelinePositions {
   since: number[];
 }
 
+/** The apps in each stretch of `at` (the time strip's hours), from a few frames sampled in it. */
+export interface TimelineApps {
+  /** One per stretch between consecutive moments of `at`, newest first: apps by how many samples showed them. */
+  spans: { name: string; count: number }[][];
+}
+
 export interface FramesPage {
   frames: FrameSummary[];
   /** Frames matching the filter in all. */
@@ -291,6 +297,15 @@ export interface ScreenshotSearch {
   index?: TextIndexStatus;
 }
 
+/**
+ * search_screenshots as the dashboard gets it: with each hit's screen key (`FrameSummary.screen`),
+ * so hits in a row of one target and one key fold into one row, as the timeline folds them.
+ */
+export interface DashboardSearch extends ScreenshotSearch {
+  /** ref → screen key, for the hits that have one. */
+  screens: Record<string, string>;
+}
+
 export interface SearchQuery {
   /** Words, "quoted phrases", prefix*, OR (as search_screenshots takes them). */
   q: string;
@@ -379,6 +394,8 @@ export interface ApiContract {
   frames: Route<'GET', '/frames', NoInput, FramesQuery, undefined, FramesPage>;
   /** The time strip: how the timeline's frames spread over days and hours, and where each starts. */
   timelinePositions: Route<'GET', '/timeline/positions', NoInput, TimelinePositionsQuery, undefined, TimelinePositions>;
+  /** The time strip's colours: which apps a few frames of each stretch show. */
+  timelineApps: Route<'GET', '/timeline/apps', NoInput, TimelinePositionsQuery, undefined, TimelineApps>;
   frame: Route<'GET', '/frames/:ref', FrameParams, NoInput, undefined, FrameSummary>;
   crop: Route<'POST', '/frames/:ref/crop', FrameParams, NoInput, CropRequest, { frame: FrameSummary }>;
   pin: Route<'POST', '/frames/:ref/pin', FrameParams, NoInput, { pinned: boolean; annotation?: string | null }, { frame: FrameSummary }>;
@@ -395,7 +412,7 @@ export interface ApiContract {
   pause: Route<'POST', '/input/pause', NoInput, NoInput, { paused: boolean }, StatusInfo>;
   sourceAction: Route<'POST', '/sources/:name/actions/:action', { name: SourceName; action: string }, NoInput, Record<string, never>, { target?: string; message?: string }>;
   /** search_screenshots, for the timeline's search box. */
-  search: Route<'GET', '/search', NoInput, SearchQuery, undefined, ScreenshotSearch>;
+  search: Route<'GET', '/search', NoInput, SearchQuery, undefined, DashboardSearch>;
   /** The background text indexer's progress (null when this process runs none). */
   textIndex: Route<'GET', '/text-index', NoInput, NoInput, undefined, { index: TextIndexStatus | null }>;
 }
@@ -408,6 +425,7 @@ export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method
   sources: { method: 'GET', path: '/sources' },
   frames: { method: 'GET', path: '/frames' },
   timelinePositions: { method: 'GET', path: '/timeline/positions' },
+  timelineApps: { method: 'GET', path: '/timeline/apps' },
   frame: { method: 'GET', path: '/frames/:ref' },
   crop: { method: 'POST', path: '/frames/:ref/crop' },
   pin: { method: 'POST', path: '/frames/:ref/pin' },

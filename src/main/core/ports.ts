@@ -295,6 +295,8 @@ export interface TextSearchPort {
   search(p: SearchParams): Promise<ScreenshotSearch>;
   /** The indexer's progress (undefined when none runs in this process). */
   status(): TextIndexStatus | undefined;
+  /** The screen key of each of `refs` that has text (equal keys in a row: the same screen up to noise). */
+  screens(refs: readonly string[]): Map<string, string>;
 }
 
 // ── the human's side ───────────────────────────────────────────────────────────────────────

@@ -19,9 +19,12 @@ import { frameSummary } from '../frames/descriptors.ts';
 import { MIME } from '../mcp/response.ts';
 import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, SourcesPort, StatusPort, TargetsPort, TextSearchPort } from '../ports.ts';
 import { parseTimeInput } from '../util/time.ts';
+import { timelineApps } from './timelineApps.ts';
 
 const MAX_BODY = 1024 * 1024;
 const MAX_RUNS_LISTED = 200;
+/** Frames sampled per hour of the time strip to colour it by app. */
+const APPS_SAMPLED = 4;
 
 /** What the dashboard API may use. */
 export interface ApiServices extends StatusPort {
@@ -47,6 +50,7 @@ const SCHEMAS: Schemas = {
   status: { query: S.statusQuery },
   frames: { query: S.framesQuery },
   timelinePositions: { query: S.timelinePositionsQuery },
+  timelineApps: { query: S.timelinePositionsQuery },
   frame: { params: S.frameParams },
   crop: { params: S.frameParams, body: S.cropBody },
   pin: { params: S.frameParams, body: S.pinBody },
@@ -92,6 +96,13 @@ function handlers(s: ApiServices): Handlers {
         since: p.since,
       };
     },
+    timelineApps: async ({ query, signal }) => {
+      const before = query.before ? parseTimeInput(query.before, 'before') : undefined;
+      const at = query.at ? query.at.split(',').map(Number) : [];
+      // Pinned frames are few and not paged by the timeline's merge: their strip stays plain.
+      if (query.pinned) return { spans: at.slice(1).map(() => []) };
+      return timelineApps(s.history, { source: query.source, target: query.target, before, at, per: APPS_SAMPLED }, signal);
+    },
     frame: async ({ params, signal }) => one(s, s.frames.get(params.ref), signal),
     crop: async ({ params, body, signal }) => ({ frame: await one(s, (await s.frames.crop({ ref: s.frames.get(params.ref).ref, ...body })).frame, signal) }),
     pin: async ({ params, body, signal }) => {
@@ -125,7 +136,7 @@ function handlers(s: ApiServices): Handlers {
       const offset = query.offset ?? 0;
       const r = await s.search.search({ query: query.q, source: query.source, app: query.app, from, to, max: query.limit ?? 50, offset, signal });
       // The dashboard pages: "more" also when matches lie beyond this page.
-      return { ...r, more: r.more || offset + r.results.length < r.total };
+      return { ...r, more: r.more || offset + r.results.length < r.total, screens: Object.fromEntries(s.search.screens(r.results.map((h) => h.ref))) };
     },
     textIndex: async () => ({ index: s.search.status() ?? null }),
   };
