@@ -235,7 +235,7 @@ export interface ConnectInfo {
   /** The file that holds the token (readable by this user only). */
   tokenFile: string;
   /** How an MCP client that starts its server over stdio runs Sightline's relay (`sightline mcp`). */
-  stdio: { command: string; args: string[] };
+  stdio: { command: string; args: string[]; env?: Record<string, string> };
 }
 
 export interface StatusInfo {

@@ -31,7 +31,7 @@ export interface ServerOptions {
    * How an MCP client that starts its server over stdio runs this Sightline's relay, for the
    * configs the dashboard offers to copy (default: `sightline mcp`, with the command on PATH).
    */
-  stdio?: { command: string; args: string[] };
+  stdio?: ConnectInfo['stdio'];
   log?: (line: string) => void;
 }
 
