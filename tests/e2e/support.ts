@@ -204,3 +204,22 @@ export async function startDebugBrowser(): Promise<DebugBrowser> {
     },
   };
 }
+
+const AXE = resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
+
+export interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** axe-core's serious and critical findings on the page as it is now (the page needs `bypassCSP`). */
+export async function seriousViolations(page: Page): Promise<Violation[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
+  const found = (await page.evaluate(`window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`)) as Violation[];
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Each finding with the elements it names and why. */
+export const explainViolations = (vs: Violation[]): string => vs.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `   ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`).join('\n');
