@@ -367,8 +367,14 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
         const m = (await phoneView.evaluate(`(() => {
           const sw = document.querySelector('[data-testid="pause-switch"]').getBoundingClientRect();
           const hit = document.elementFromPoint(sw.left + sw.width / 2, sw.top + sw.height / 2);
-          return { page: document.documentElement.scrollWidth, body: document.body.scrollWidth, left: sw.left, right: sw.right, onTop: document.querySelector('[data-testid="pause-switch"]').contains(hit) };
-        })()`)) as { page: number; body: number; left: number; right: number; onTop: boolean };
+          // Every control shown lies inside the window: none cut off at its right edge.
+          const cut = [...document.querySelectorAll('main button, main select, main input, main textarea, main a.btn')]
+            .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+            .filter((el) => el.getBoundingClientRect().right > innerWidth + 0.5 || el.getBoundingClientRect().left < -0.5)
+            .map((el) => el.getAttribute('data-testid') || el.getAttribute('aria-label') || el.textContent.trim().slice(0, 30));
+          return { page: document.documentElement.scrollWidth, body: document.body.scrollWidth, left: sw.left, right: sw.right, onTop: document.querySelector('[data-testid="pause-switch"]').contains(hit), cut };
+        })()`)) as { page: number; body: number; left: number; right: number; onTop: boolean; cut: string[] };
+        expect(m.cut, name).toEqual([]);
         expect(m.page, name).toBeLessThanOrEqual(390);
         expect(m.body, name).toBeLessThanOrEqual(390);
         expect(m.right, name).toBeLessThanOrEqual(390);

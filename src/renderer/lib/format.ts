@@ -178,11 +178,9 @@ export function frameTitle(frame: Parameters<typeof frameName>[0], targetTitles:
   return n.context ? `${n.main} — ${n.context}` : n.main;
 }
 
-/** "11:03" when a run of frames lies within one minute, else "11:03–11:27"; with "1 min" or the span in minutes. */
+/** A run of frames' span: "11:03–11:27", or "within a minute at 11:03" when it lies in one minute (never "11:03–11:03"). */
 export function spanLabel(fromIso: string, toIso: string): string {
   const a = timeOfDay(fromIso).slice(0, 5);
   const b = timeOfDay(toIso).slice(0, 5);
-  const minutes = Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 60_000);
-  if (a === b) return `${a}, within a minute`;
-  return `${a}–${b}${minutes >= 1 ? ` (${minutes} min)` : ''}`;
+  return a === b ? `within a minute at ${a}` : `${a}–${b}`;
 }
