@@ -4,8 +4,8 @@
  * arrow too. The picture is in docs/architecture.md.
  */
 const CORE = '^src/main/core/';
-/** A source's own folder (its implementation), as a capture group for "not another source". */
-const SOURCE_FOLDER = '^src/main/core/sources/([^/]+)/';
+/** A source's own folder (its implementation), as a capture group for "not another source"; ports/ is the contract they share. */
+const SOURCE_FOLDER = '^src/main/core/sources/(?!ports/)([^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -45,32 +45,47 @@ module.exports = {
       severity: 'error',
       comment: 'A source folder never imports another source folder.',
       from: { path: SOURCE_FOLDER },
-      to: { path: '^src/main/core/sources/([^/]+)/', pathNot: '^src/main/core/sources/$1/' },
+      to: { path: SOURCE_FOLDER, pathNot: '^src/main/core/sources/$1/' },
     },
     {
       name: 'sources-use-ports',
       severity: 'error',
-      comment: 'A source sees its ports, the image pipeline, frame shapes, the action-kind kit and the tool kit; never the services, the catalog database, the server or the composition root.',
+      comment: 'A source sees its ports, the image pipeline, frame shapes, the action-definition kit (actionDefs.ts) and the tool kit; never the services, the catalog database, the server or the composition root.',
       from: { path: SOURCE_FOLDER },
       to: {
         path: CORE,
         pathNot: [
           SOURCE_FOLDER.replace('([^/]+)', '$1'),
           `${CORE}sources/(source|module|aim)\\.ts$`,
+          `${CORE}sources/ports/`,
           `${CORE}(image|util)/`,
           `${CORE}catalog/(types|refs)\\.ts$`,
           `${CORE}mcp/(tool|schemas|response|action|sharedTools)\\.ts$`,
-          `${CORE}actions/(kinds|fields)\\.ts$`,
+          `${CORE}actionDefs\\.ts$`,
           `${CORE}ports\\.ts$`,
           `${CORE}text/`,
         ],
       },
     },
     {
+      name: 'sources-below-actions',
+      severity: 'error',
+      comment: 'The sources sit below the action service: a source (its ports and helpers included) defines its kinds with actionDefs.ts, never with anything in actions/.',
+      from: { path: `${CORE}sources/` },
+      to: { path: `${CORE}actions/` },
+    },
+    {
+      name: 'action-contract-below-actions',
+      severity: 'error',
+      comment: 'How a kind is defined (actionDefs.ts) sits below both the action service and the sources: it imports neither the service nor a source.',
+      from: { path: `${CORE}actionDefs\\.ts$` },
+      to: { path: [`${CORE}actions/`, SOURCE_FOLDER] },
+    },
+    {
       name: 'ports-are-interfaces',
       severity: 'error',
       comment: 'ports.ts and the tool kit describe; they import no implementation.',
-      from: { path: [`${CORE}ports\\.ts$`, `${CORE}sources/(source|module)\\.ts$`, `${CORE}mcp/tool\\.ts$`] },
+      from: { path: [`${CORE}ports\\.ts$`, `${CORE}sources/(source|module)\\.ts$`, `${CORE}sources/ports/`, `${CORE}mcp/tool\\.ts$`] },
       to: { path: [`${CORE}(frames|actions|settings|http|targets|core)`, `${CORE}sources/(registry|builtin)\\.ts$`, `${CORE}mcp/server\\.ts$`, `${CORE}catalog/(catalog|frames|archive|retention|activity)\\.ts$`] },
     },
     {

@@ -126,7 +126,7 @@ export default async function run(): Promise<BenchSection[]> {
 
 export async function measureTree(): Promise<BenchSection> {
   const { measureTree: measure } = await import('./desktopTree.ts');
-  return { title: 'Desktop: accessibility tree (AT-SPI) of a GTK 3 window', ...(await measure()) };
+  return { title: 'Desktop: accessibility tree (AT-SPI) of a GTK 3 and a Chromium window', ...(await measure()) };
 }
 
 function inChild(fn: 'measure' | 'measureTree'): Promise<BenchSection> {

@@ -125,7 +125,7 @@ async function runTasks(name: string, by: string, agent: Agent, raw: Call, srv: 
 
 async function runSightline(chrome: RunningChromium, srv: FixtureServer, driver: Browser, uploadDir: string): Promise<ServerRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sightline-bench-economy-'));
-  const source = createBrowserSource({ settings: { endpoint: chrome.endpoint, headless: true }, dataDir, uploadRoots: () => [uploadDir] });
+  const source = createBrowserSource({ settings: { endpoint: chrome.endpoint, headless: true }, dataDir });
   const h = await startHarness({ sources: [source], settings: { sources: { browser: { enabled: true } }, files: { uploadRoots: [uploadDir] } } });
   try {
     const tools = (await h.client.listTools()).tools;

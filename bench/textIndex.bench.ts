@@ -23,7 +23,7 @@ import { createManicTimeSource } from '../src/main/core/sources/manictime/manict
 import { manictimeModule } from '../src/main/core/sources/manictime/module.ts';
 import { decodeGrey } from '../src/main/core/ocr/prepare.ts';
 import { parseQuery, toFtsMatch } from '../src/main/core/text/query.ts';
-import { compare, dHash, hamming, thumbOf, type Thumb } from '../src/main/core/text/screenDiff.ts';
+import { compare, dHash, hamming, screenOf, type Screen } from '../src/main/core/text/screenDiff.ts';
 import { TextSearch } from '../src/main/core/text/search.ts';
 import { coreSettingsShape } from '../src/shared/settings.ts';
 import { DEFAULT_TIMING } from '../src/main/core/text/indexerPorts.ts';
@@ -280,9 +280,9 @@ async function detection(rows: BenchRow[], notes: string[]): Promise<void> {
   const a = await renderShot({ lines });
   const changed = await renderShot({ lines: lines.map((l, i) => (i === 7 ? l.replace(/^\S+/, 'quixotic') : l)) });
   const noisy = await renderShot({ lines, quality: 60 });
-  const thumb = async (b: Buffer): Promise<Thumb> => {
+  const thumb = async (b: Buffer): Promise<Screen> => {
     const g = await decodeGrey(b);
-    return thumbOf(g.data, g.width, g.height);
+    return screenOf(g.data, g.width, g.height);
   };
   const [ta, tc, tn] = [await thumb(a), await thumb(changed), await thumb(noisy)];
   const N = 40;
@@ -290,14 +290,14 @@ async function detection(rows: BenchRow[], notes: string[]): Promise<void> {
   for (let i = 0; i < N; i++) await decodeGrey(a);
   const decodeMs = (performance.now() - t) / N;
   t = performance.now();
-  for (let i = 0; i < N; i++) compare(ta, thumbOf((await decodeGrey(changed)).data, SHOT.width, SHOT.height));
+  for (let i = 0; i < N; i++) compare(ta, screenOf((await decodeGrey(changed)).data, SHOT.width, SHOT.height));
   const cellsMs = (performance.now() - t) / N;
   t = performance.now();
-  for (let i = 0; i < N; i++) hamming(dHash(ta), dHash(thumbOf((await decodeGrey(changed)).data, SHOT.width, SHOT.height)));
+  for (let i = 0; i < N; i++) hamming(dHash(ta.thumb), dHash(screenOf((await decodeGrey(changed)).data, SHOT.width, SHOT.height).thumb));
   const hashMs = (performance.now() - t) / N;
   rows.push(
     { metric: 'change detection per screenshot: decode + 4×4 px cells + compare', value: round(cellsMs, 1), unit: 'ms', ratio: round(cellsMs / hashMs), against: `decode + cells + a 64-bit dHash (${round(hashMs, 1)} ms; the decode alone ${round(decodeMs, 1)} ms)` },
-    { metric: 'one word changed on a 16-line page: dHash bits moved', value: hamming(dHash(ta), dHash(tc)), unit: 'of 64', against: `JPEG q80 → q60 moves ${hamming(dHash(ta), dHash(tn))}; the cells find ${(() => { const c = compare(ta, tc); return c.kind === 'bands' ? `${c.bands.length} band of ${c.bands[0]!.bottom - c.bands[0]!.top} px` : c.kind; })()}, and call the q60 copy ${compare(ta, tn).kind}` },
+    { metric: 'one word changed on a 16-line page: dHash bits moved', value: hamming(dHash(ta.thumb), dHash(tc.thumb)), unit: 'of 64', against: `JPEG q80 → q60 moves ${hamming(dHash(ta.thumb), dHash(tn.thumb))}; the cells find ${(() => { const c = compare(ta, tc); return c.kind === 'bands' ? `${c.bands.length} band of ${c.bands[0]!.bottom - c.bands[0]!.top} px` : c.kind; })()}, and call the q60 copy ${compare(ta, tn).kind}` },
   );
   notes.push('Change detection: a 64-bit perceptual hash costs the same as the cell grid (the decode dominates both) but cannot see a typed word — it moves by as few bits as JPEG noise — nor say where a change is; the grid of 4×4 px cell means does both, so it decides alone (text/screenDiff.ts).');
 }

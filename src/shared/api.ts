@@ -338,6 +338,11 @@ export interface TextIndexStatus {
   searchableSince?: string;
   /** The newest day of the archives (local date) is searchable whole. */
   newestDaySearchable?: boolean;
+  /**
+   * Screenshots indexed by an older, less accurate reader, being read again (newest first) after
+   * an upgrade: how many of how many. Search answers with their old text until each is read.
+   */
+  reread?: { done: number; total: number };
 }
 
 export interface TargetsResult {

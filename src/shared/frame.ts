@@ -100,6 +100,8 @@ export interface HealthCheck {
   status: 'ok' | 'warning' | 'error' | 'unknown';
   detail?: string;
   fix?: string;
+  /** A boolean setting the check offers as a switch in Setup, with what turning it on changes. */
+  setting?: { key: string; on: boolean; label: string; effect: string };
 }
 
 export const SAMPLINGS = ['activity', 'interval', 'all'] as const;

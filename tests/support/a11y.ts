@@ -1,9 +1,10 @@
 /**
  * An accessibility session for desktop tests and benchmarks: a private D-Bus session bus on
- * which at-spi-bus-launcher (at-spi2-core) is started by activation, and the GTK 3 test app
- * (tests/fixtures/desktop/gtkApp.py, run by /usr/bin/python3, whose gi has GTK) that reports
- * what it observes as JSON lines. The launcher publishes the accessibility bus on the display's
- * root window (AT_SPI_BUS), where Sightline finds it with a bare environment.
+ * which at-spi-bus-launcher (at-spi2-core) is started by activation, and the GTK 3 and Qt 6 test
+ * apps (tests/fixtures/desktop/gtkApp.py and qtApp.py, run by /usr/bin/python3, whose gi has GTK
+ * and whose PyQt6 is Debian's) that report what they observe as JSON lines. The launcher
+ * publishes the accessibility bus on the display's root window (AT_SPI_BUS), where Sightline
+ * finds it with a bare environment.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -84,4 +85,18 @@ export async function startGtkApp(a: A11ySession, opts: { title?: string; geomet
     next,
     close: () => kill(proc),
   };
+}
+
+const QT_APP = resolve(import.meta.dirname, '../fixtures/desktop/qtApp.py');
+
+/** The Qt 6 test app (tests/fixtures/desktop/qtApp.py, PyQt6) on the session's display. */
+export async function startQtApp(a: A11ySession, opts: { title?: string; geometry?: string } = {}): Promise<GtkApp> {
+  const title = opts.title ?? 'Sightline Qt App';
+  const proc = spawn('/usr/bin/python3', [QT_APP, '--title', title, '--geometry', opts.geometry ?? '400x220+120+80'], { env: a.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { events, next } = appEvents(proc, 'qt app');
+  const ready = await next((e) => e.event === 'ready', 20_000);
+  const found = spawnSync('xdotool', ['search', '--sync', '--onlyvisible', '--pid', String(ready.pid), '--name', `^${escapeRegex(title)}$`], { env: a.env, encoding: 'utf8', timeout: 10_000 });
+  const windowId = Number(found.stdout.trim().split('\n').pop());
+  if (!windowId) throw new Error(`qt app window not found (${found.stderr})`);
+  return { windowId, pid: ready.pid as number, events, next, close: () => kill(proc) };
 }

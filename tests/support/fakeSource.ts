@@ -38,6 +38,10 @@ export class FakeSource implements Source {
   readonly text: TextPort;
   /** Extra nodes (source space) on top of the window and its OK button: a test adds labels, moves them, removes them. */
   readonly nodes: SourceUiNode[] = [];
+  /** Held by "another call": an action waits for it before it is judged, as behind a target's lock. */
+  busy: Promise<void> | undefined;
+  /** A broken source that resolves an action without judging it first (the gate must refuse). */
+  skipJudge = false;
   /** Screenshots taken, and how long each takes (ms): load tests make captures overlap. */
   captures = 0;
   captureDelayMs = 0;
@@ -56,7 +60,17 @@ export class FakeSource implements Source {
     };
     this.input = {
       actions: ['click', 'type_text', 'press_key', 'scroll', 'focus_window', 'hover', 'drag'],
-      perform: async (pending) => this.#perform(await settle(pending, async (frame) => this.#check(frame as StoredFrame<FakeState>))),
+      perform: async (pending) => {
+        await this.busy;
+        if (this.skipJudge) return this.#perform(pending.resolve({}));
+        return this.#perform(
+          await settle(
+            pending,
+            () => ({ kind: 'app', app: this.#window(pending.target).app, label: `Fake ${pending.target}` }),
+            async (frame) => this.#check(frame as StoredFrame<FakeState>),
+          ),
+        );
+      },
     };
     this.tree = { uiTree: async (target) => this.#tree(target) };
     this.text = { readText: async (target) => this.#tree(target).filter((n) => n.name && n.role !== 'window').map((n) => ({ text: n.name, bounds: n.bounds, node: n.id })) };

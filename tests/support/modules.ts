@@ -5,8 +5,8 @@ import type { Source } from '../../src/main/core/sources/source.ts';
 import { BUILTIN_SOURCES } from '../../src/main/core/sources/builtin.ts';
 
 /**
- * A module whose `create` hands back `source` itself. It borrows the label, tools, allowlist
- * rules of the built-in module of the same name, so a fake "desktop" offers focus_window.
+ * A module whose `create` hands back `source` itself. It borrows the label and tools of the
+ * built-in module of the same name, so a fake "desktop" offers focus_window.
  */
 export function moduleFor(source: Source, over: Partial<SourceModule<unknown, Source>> = {}): AnySourceModule {
   const builtin = BUILTIN_SOURCES.find((m) => m.name === source.name);
@@ -18,8 +18,6 @@ export function moduleFor(source: Source, over: Partial<SourceModule<unknown, So
     kind: source.history ? 'archive' : 'live',
     settings: builtin?.settings ?? z.strictObject({}).prefault({}),
     ...(builtin?.tools ? { tools: builtin.tools } : {}),
-    ...(builtin?.allowNames ? { allowNames: builtin.allowNames } : {}),
-    ...(builtin?.ownTarget ? { ownTarget: builtin.ownTarget } : {}),
     ...over,
     create: () => source,
   };

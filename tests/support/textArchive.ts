@@ -24,6 +24,9 @@ export interface TextShotSpec {
   quality?: number;
   /** A 1 px text caret drawn at x on the line's band. */
   caret?: { line: number; x: number };
+  /** The screenshot itself (JPEG, of `size`), instead of `lines` drawn on a plain window. */
+  jpeg?: Buffer;
+  size?: { width: number; height: number };
 }
 
 export interface TextShot extends TextShotSpec {
@@ -82,12 +85,13 @@ export async function createTextArchive(base: string, specs: readonly TextShotSp
   for (const s of specs) {
     const dayDir = join(screenshotsDir, s.date);
     mkdirSync(dayDir, { recursive: true });
-    const { jpeg, bands } = await textScreenshot(s.lines, TEXT_SHOT_SIZE, s);
-    const spec = { date: s.date, time: s.time, offsetMinutes, ...TEXT_SHOT_SIZE, id: ++id, monitor: s.monitor ?? 0 };
+    const size = s.size ?? TEXT_SHOT_SIZE;
+    const { jpeg, bands } = s.jpeg ? { jpeg: s.jpeg, bands: [] } : await textScreenshot(s.lines, TEXT_SHOT_SIZE, s);
+    const spec = { date: s.date, time: s.time, offsetMinutes, ...size, id: ++id, monitor: s.monitor ?? 0 };
     const full = join(dayDir, screenshotName(spec));
     writeFileSync(full, jpeg);
-    const thumb = await sharp(jpeg).resize(TEXT_SHOT_SIZE.width / 2).jpeg({ quality: 70 }).toBuffer();
-    writeFileSync(join(dayDir, screenshotName({ ...spec, width: TEXT_SHOT_SIZE.width / 2, height: TEXT_SHOT_SIZE.height / 2, thumbnail: true })), thumb);
+    const thumb = await sharp(jpeg).resize(size.width / 2).jpeg({ quality: 70 }).toBuffer();
+    writeFileSync(join(dayDir, screenshotName({ ...spec, width: size.width / 2, height: size.height / 2, thumbnail: true })), thumb);
     shots.push({ ...s, id, utcMs: utcOf(s.date, s.time, offsetMinutes), full, bands });
   }
   const sorted = [...shots].sort((a, b) => a.utcMs - b.utcMs);

@@ -107,7 +107,7 @@ function abortStop(signal: AbortSignal): StopSignal {
   return signal.reason === 'interrupted' ? stopWith('interrupted', 'interrupted by the user') : stopWith('wallTime', 'the maximum wall time was reached');
 }
 
-/** A Sightline error result of an action → the stop it means (the brief: pause, outside, anything else refused). */
+/** A Sightline error result of an action → the stop it means: paused (exit 8), a point outside the image (exit 6), any other refusal (exit 9). */
 export function actionStop(code: string, text: string): StopSignal {
   if (code === 'INPUT_PAUSED') return stopWith('paused', text, code);
   if (code === 'POINT_OUTSIDE_FRAME') return stopWith('outOfFrame', text, code);

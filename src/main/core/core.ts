@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { StatusInfo } from '../../shared/api.ts';
 import type { SettingsPatch } from '../../shared/settings.ts';
 import { ActionGate } from './actions/gate.ts';
-import { admitInput, checkAllowlist } from './actions/policy.ts';
+import { inputPolicy } from './actions/policy.ts';
 import { redactor } from './actions/redact.ts';
 import type { ActivityLog } from './catalog/activity.ts';
 import { Catalog } from './catalog/catalog.ts';
@@ -22,9 +22,10 @@ import { ScreenText } from './frames/screenText.ts';
 import { AgentRuns } from './runs/runs.ts';
 import { indexProgressEvents } from './text/indexProgress.ts';
 import { TextIndexer, type IndexerTiming } from './text/indexer.ts';
-import { OcrService, type OcrPort } from './text/ocr.ts';
+import { OcrService, recognizePages, type OcrPort } from './text/ocr.ts';
 import { TextSearch } from './text/search.ts';
 import { BusySignal } from './util/busy.ts';
+import { ownFacts } from './util/self.ts';
 import { SettingsStore } from './settings/store.ts';
 import { BUILTIN_SOURCES } from './sources/builtin.ts';
 import type { AnySourceModule, HostFacts } from './sources/module.ts';
@@ -103,7 +104,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Files an interrupted write left behind (a crash between rename and row).
   void catalog.retention.sweep().catch((e: unknown) => log(`[sightline] leftover files could not be swept: ${(e as Error).message}`));
   const events: CoreBus = new EventEmitter<CoreEvents>();
-  const sources = new SourceRegistry(modules, settings, { dataDir, env, archive: catalog.archive, host: options.host ?? {} });
+  const sources = new SourceRegistry(modules, settings, {
+    dataDir,
+    env,
+    archive: catalog.archive,
+    host: options.host ?? {},
+    inputAllowed: () => !settings.values().input.paused && !settings.values().input.readOnly,
+  });
   // Archive frames are read through their source (its files are read in place, never copied).
   catalog.frames.setExternalReader(async (rec, variant) => portOf(await sources.get(rec.source), 'history').read(rec, variant));
   const busy = new BusySignal();
@@ -113,10 +120,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const actions = new ActionGate({
     sources,
     frames,
-    policy: {
-      admit: () => admitInput(settings.values().input),
-      allowlist: (source, target, signal, by) => checkAllowlist(sources, settings.values().input.allowlist, source, target, signal, by),
-    },
+    policy: inputPolicy({ input: () => settings.values().input, uploadRoots: () => settings.values().files.uploadRoots, own: () => ownFacts(dataDir) }),
     text,
     activity: catalog.activity,
     busy,
@@ -139,7 +143,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       image: (ref) => frames.textImage(ref),
       // The port refuses when OCR is off (UNSUPPORTED): the indexer waits.
       // Secrets read by OCR never reach the index (masked patterns are blanked, as for every reader).
-      recognize: async (image, o) => redactOcr(await (options.ocr ?? ocr).recognize(image, { ...o, priority: 'background' }), maskSpecOf(settings.values())),
+      read: async (pages, o) => (await recognizePages(options.ocr ?? ocr, pages, { ...o, priority: 'background' })).map((r) => redactOcr(r, maskSpecOf(settings.values()))),
     },
     archives: () => history.textArchives(),
     refresh: (name, signal) => history.refreshArchive(name, signal),

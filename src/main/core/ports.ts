@@ -85,7 +85,7 @@ export interface Session {
 
 /**
  * An action kind: its input, how it aims, how it builds its typed action and which port performs
- * it (the definitions are in actions/kinds.ts and the source modules).
+ * it (defined with actionDefs.ts: the built-in kinds are in actions/, a source's own in its module).
  */
 /** Whether a kind needs a point (x, y, a node or a text), may take one, or takes none. */
 export type AimRule = 'required' | 'optional' | 'none';

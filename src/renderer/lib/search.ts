@@ -51,6 +51,8 @@ export function indexLine(s: TextIndexStatus | null | undefined): string {
     case 'paused':
       return `Text index: ${counts}, paused — ${s.reason ?? 'waiting'}`;
     case 'indexing': {
+      // Read again after an upgrade: what they showed stays searchable meanwhile.
+      if (s.reread) return `Text index: ${counts}; reading again ${formatCount(s.reread.done)} of ${formatCount(s.reread.total)} indexed by an older, less accurate reader.`;
       const since = s.searchableSince ? `; everything since ${s.searchableSince.slice(0, 10)} is searchable` : '';
       return `Text index: ${counts}, indexing newest first${since}.`;
     }

@@ -63,7 +63,7 @@ export const CORE_FIELDS: readonly FieldDef[] = [
     section: 'Agent input',
     kind: 'list',
     label: 'Input allowlist',
-    help: 'One per line: desktop app names, browser hosts, Android packages. Empty allows all.',
+    help: 'One per line: desktop programs (the executable, e.g. firefox; on macOS and Windows also the app name), browser hosts, Android packages. Empty allows all.',
     placeholder: 'firefox\nexample.com\ncom.android.settings',
   },
   {

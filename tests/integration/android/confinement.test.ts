@@ -1,7 +1,7 @@
 /**
  * A hostile agent against the real adb server and the fake device, through an MCP client: an app
  * action is judged by the package it will start, resolved before anything starts (an activity of
- * another package, a link another app opens).
+ * another package, a link another app opens), and starts exactly what was judged.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -53,8 +53,21 @@ it("open_url resolves the link's app first: one off the allowlist is refused bef
   );
   expect(d.apps.started).toEqual([]);
   const opened = ok(await mcp.call('open_url', { target, url: 'fake://item/1', wait: false }));
-  expect(opened).toMatchObject({ handler: 'com.example.fake', url: 'fake://item/1' });
-  expect(d.apps.started.map((s) => s.resolved)).toEqual(['com.example.fake/.MainActivity']);
+  expect(opened).toMatchObject({ handler: 'com.example.fake', url: 'fake://item/1', started: 'com.example.fake/.MainActivity' });
+  // Started in exactly the activity that was judged (am start -n), not wherever Android would send the link by then.
+  expect(d.apps.started).toEqual([expect.objectContaining({ component: 'com.example.fake/.MainActivity', data: 'fake://item/1', resolved: 'com.example.fake/.MainActivity' })]);
+});
+
+it('open_url of a link no app opens starts nothing, with or without an allowlist', async () => {
+  const d = await h.device();
+  const target = `android:${d.serial}`;
+  for (const allowlist of [['com.example.fake'], []]) {
+    mcp.core.settings.update({ input: { allowlist } });
+    expect(textOf(await mcp.call('open_url', { target, url: 'zoommtg://join?confno=1' }))).toBe(
+      'UNSUPPORTED: No app on the device opens "zoommtg://join?confno=1". Nothing was started. Hint: Install an app that handles zoommtg links; for a deep link, check the scheme and host the app declares.',
+    );
+  }
+  expect(d.apps.started).toEqual([]);
 });
 
 it('a link several apps open (the chooser) is refused unless every one of them is allowed', async () => {
@@ -62,6 +75,12 @@ it('a link several apps open (the chooser) is refused unless every one of them i
   const target = `android:${d.serial}`;
   mcp.core.settings.update({ input: { allowlist: ['com.example.fake'] } });
   expect(textOf(await mcp.call('open_url', { target, url: 'fake://item/2' }))).toMatch(/^NOT_ALLOWED: fake:\/\/item\/2 would open in com\.evil\.reader, not in the input allowlist\./);
+  expect(d.apps.started).toEqual([]);
+  // All of them allowed: still no chooser, which would start whichever app is there by then; the agent names one.
+  mcp.core.settings.update({ input: { allowlist: ['com.example.fake', 'com.evil.reader'] } });
+  expect(textOf(await mcp.call('open_url', { target, url: 'fake://item/2' }))).toBe(
+    'INVALID_ARGUMENT: fake://item/2 opens in several apps (com.example.fake, com.evil.reader): under input.allowlist Sightline starts only the app it judged, not Android\'s chooser. Nothing was started. Hint: Call open_url again with package: one of com.example.fake, com.evil.reader.',
+  );
   expect(d.apps.started).toEqual([]);
   // Named, the allowed app opens it.
   expect(ok(await mcp.call('open_url', { target, url: 'fake://item/2', package: 'com.example.fake', wait: false })).handler).toBe('com.example.fake');

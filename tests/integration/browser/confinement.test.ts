@@ -1,6 +1,7 @@
 /**
  * A hostile agent against a real Chromium, through an MCP client: the allowlist judges a tab by
- * its origin (never its title), only web URLs are opened, redirects are judged hop by hop, and
+ * its origin (never its title), only web URLs are opened, redirects are judged hop by hop (those a
+ * click or a key starts too), a call is judged when it reaches the tab, not when it was made, and
  * Sightline's own dashboard, API and /auth URLs are never operated, whatever the allowlist says.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -118,6 +119,69 @@ describe('the allowlist judges a tab by its origin', () => {
     } finally {
       h.core.settings.update({ input: { allowlist: [] } });
       await ok('tabs', { action: 'close', target: blank });
+    }
+  });
+});
+
+describe('a call is judged on the tab as it is when the call reaches it', () => {
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+  const keysOn = async (id: string): Promise<unknown[]> => (await (await pageOf(id)).evaluate('window.state.keys')) as unknown[];
+
+  it('Pause pressed while a call waits behind a slow navigation: nothing happens after the pause', async () => {
+    await ok('navigate', { target: tab, url: otherSrv.url('page.html') });
+    // The navigation holds the tab for 1.5 s; the key arrives while it does, the pause after that.
+    const nav = call('navigate', { target: tab, url: otherSrv.url('slow?ms=1500&page=page.html') });
+    await sleep(300);
+    const key = call('press_key', { target: tab, key: 'a' });
+    await sleep(300);
+    h.core.settings.update({ input: { paused: true } });
+    try {
+      expect((await nav).isError, textOf(await nav)).toBeFalsy();
+      const k = await key;
+      expect(textOf(k)).toMatch(/^INPUT_PAUSED: /);
+      expect(await urlOf(tab)).toBe(otherSrv.url('slow?ms=1500&page=page.html'));
+      expect(await keysOn(tab)).toEqual([]);
+    } finally {
+      h.core.settings.update({ input: { paused: false } });
+    }
+  });
+
+  it('a click that follows a link off the allowlist is stopped at the hop: the page is never asked for, the tab is left blank', async () => {
+    const allowed = hostOf(allowedSrv.url('page.html'));
+    const other = hostOf(otherSrv.url('x'));
+    await ok('navigate', { target: tab, url: allowedSrv.url('page.html') });
+    await (await pageOf(tab)).evaluate(`document.getElementById('other').href = ${JSON.stringify(otherSrv.url('other.html?from-click'))}`);
+    h.core.settings.update({ input: { allowlist: [allowed] } });
+    try {
+      expect(await refused('click', { target: tab, text: 'Another page' })).toBe(
+        `NOT_ALLOWED: The input was sent (click), but the page it led to is not opened, and was stopped (the tab is blank now): Input to ${other} (browser) is not in the input allowlist. Hint: The user can add "${other}" to input.allowlist in settings.`,
+      );
+      expect(await urlOf(tab)).toBe('about:blank');
+      expect(otherSrv.requests).not.toContain('/other.html?from-click');
+    } finally {
+      h.core.settings.update({ input: { allowlist: [] } });
+    }
+  });
+
+  it('a key pressed while a click takes the tab off the allowlist is refused', async () => {
+    const allowed = hostOf(allowedSrv.url('page.html'));
+    await ok('navigate', { target: tab, url: allowedSrv.url('page.html') });
+    // The link leads off the list to a page that answers slowly: the key is asked for while the tab still shows the allowed page.
+    const offList = otherSrv.url('slow?ms=800&page=page.html');
+    await (await pageOf(tab)).evaluate(`document.getElementById('other').href = ${JSON.stringify(offList)}`);
+    h.core.settings.update({ input: { allowlist: [allowed] } });
+    try {
+      const click = call('click', { target: tab, text: 'Another page' });
+      await sleep(150);
+      const key = await call('press_key', { target: tab, key: 'a' });
+      expect(textOf(key)).toMatch(/^NOT_ALLOWED: /);
+      expect(textOf(await click)).toMatch(/^NOT_ALLOWED: The input was sent \(click\)/);
+      // No key reached any page the allowlist does not admit.
+      const url = await urlOf(tab);
+      expect(url === 'about:blank' || url?.startsWith(allowedSrv.url(''))).toBe(true);
+      if (url !== 'about:blank') expect(await keysOn(tab)).toEqual([]);
+    } finally {
+      h.core.settings.update({ input: { allowlist: [] } });
     }
   });
 });

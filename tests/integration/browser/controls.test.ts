@@ -26,8 +26,8 @@ beforeAll(async () => {
   writeFileSync(join(outside, 'secret.txt'), 'no');
   mkdirSync(join(files, 'links'));
   symlinkSync(join(outside, 'secret.txt'), join(files, 'links', 'escape.txt'));
-  c = await open('controls.html', { source: { uploadRoots: () => [files] } });
-  h = await startHarness({ sources: [c.source], settings: { sources: { browser: { enabled: true } } } });
+  c = await open('controls.html');
+  h = await startHarness({ sources: [c.source], settings: { sources: { browser: { enabled: true } }, files: { uploadRoots: [files] } } });
 });
 
 afterAll(async () => {

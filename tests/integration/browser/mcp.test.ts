@@ -1,5 +1,5 @@
 /**
- * Issues 11 and 12 through a real MCP client, on a real Chromium at devicePixelRatio 2: what an
+ * The browser's tools through a real MCP client, on a real Chromium at devicePixelRatio 2: what an
  * agent sees of scrolls, node handles, typing, navigation, dialogs, native crops, hover, drag and
  * the form task, with the core's tools and the browser module's own.
  */

@@ -19,8 +19,8 @@ let files: string;
 beforeAll(async () => {
   files = mkdtempSync(join(tmpdir(), 'sightline-targeting-'));
   writeFileSync(join(files, 'invoice.pdf'), 'pdf');
-  c = await open('signin.html', { source: { uploadRoots: () => [files] } });
-  h = await startHarness({ sources: [c.source], settings: { sources: { browser: { enabled: true } } } });
+  c = await open('signin.html');
+  h = await startHarness({ sources: [c.source], settings: { sources: { browser: { enabled: true } }, files: { uploadRoots: [files] } } });
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 15: a full or read-only data directory, for real — a small tmpfs mounted as the data
+ * A full or read-only data directory, for real — a small tmpfs mounted as the data
  * directory (needs root, as CI has; skipped where mounting is not allowed). Storage conditions
  * have their own codes naming the folder, a failed capture leaves no row and no temp file, and
  * writing the activity log never changes what an action answers.

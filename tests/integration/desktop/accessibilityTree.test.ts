@@ -1,7 +1,7 @@
 /**
  * The desktop's accessibility tree on a real X11 desktop (Xvfb + openbox) with a real AT-SPI bus
  * (at-spi2-core on a private session bus) and a real GTK 3 form that reports its own events:
- * get_ui_tree, click by node and by text, type_text by field label, AMBIGUOUS_TEXT, and a Tk
+ * get_ui_tree, click by node and by text, type_text by field label or placeholder, AMBIGUOUS_TEXT, and a Tk
  * window (no tree) still read by OCR. Sightline gets a bare environment, as MCP clients give it:
  * it finds the accessibility bus on the display's root window.
  */
@@ -91,7 +91,7 @@ describe('desktop accessibility tree (AT-SPI, GTK 3)', { timeout: 120_000 }, () 
     ] as const) {
       expect(named(t.nodes, role, name).enabled).toBe(true);
     }
-    expect(t.nodes.filter((n) => n.role === 'textbox')).toHaveLength(2);
+    expect(t.nodes.filter((n) => n.role === 'textbox')).toHaveLength(3);
     expect(named(t.nodes, 'checkbox', 'Subscribe').attributes).toMatchObject({ checked: 'false', platformRole: 'check box' });
     // The label names its field (GTK 3 leaves the field's own name empty).
     expect(named(t.nodes, 'label', 'Email').attributes?.labelFor).toBe(named(t.nodes, 'textbox', 'Email').id);
@@ -165,6 +165,16 @@ describe('desktop accessibility tree (AT-SPI, GTK 3)', { timeout: 120_000 }, () 
     expect(JSON.stringify(t)).not.toContain('hunter2');
     const found = ok(await h.call('find_text', { target, text: 'hunter2' }));
     expect((found.structuredContent as { total: number }).total).toBe(0);
+  });
+
+  it('types into a field whose only name is its placeholder, as on a page', async () => {
+    const typed = form.next((e) => e.event === 'text' && e.field === 'search' && e.value === 'invoices');
+    const r = ok(await h.call('type_text', { target, field: 'Search mail', text: 'invoices' }));
+    await typed;
+    expect(textOf(r)).not.toMatch(/OCR/);
+    const search = named((await tree()).nodes, 'textbox', 'Search mail');
+    expect(search.value).toBe('invoices');
+    expect(search.attributes?.labelFor).toBeUndefined();
   });
 
   it('two equal labels are AMBIGUOUS_TEXT and press nothing', async () => {

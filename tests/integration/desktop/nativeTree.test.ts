@@ -2,7 +2,7 @@
  * The UI Automation backend on a real Windows window (a WinForms form PowerShell opens): runs on
  * the Windows runner of .github/workflows/platforms.yml, skipped elsewhere. macOS has no such test:
  * reading the AX tree needs the Accessibility permission, which a hosted runner cannot grant
- * (the AX parser is tested on captured output in tests/unit/desktop).
+ * (the AX parser is tested on hand-written output in tests/unit/desktop, no real capture yet).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -67,11 +67,20 @@ describe.each(['light', 'dark'])('OCR on a %s X11 window', (theme) => {
     try {
       const monitor = Monitor.all()[0];
       if (!monitor) throw new Error('no monitor on the Xvfb display');
-      const shot = await (await monitor.captureImage()).toPng();
-      // The window's canvas as a frame of its own (what a window capture hands the engine).
-      const frame = await sharp(shot).extract({ left: ready.x, top: ready.y, width: ready.width, height: ready.height }).png().toBuffer();
-      const { data: grey } = await sharp(frame).greyscale().raw().toBuffer({ resolveWithObject: true });
-      const bg = grey[0] ?? 0;
+      // The window's canvas as a frame of its own (what a window capture hands the engine), once
+      // the X server shows its words (on a loaded machine the paint can trail the window's report).
+      let frame = Buffer.alloc(0);
+      let grey = Buffer.alloc(0);
+      let bg = 0;
+      for (const end = Date.now() + 10_000; ; ) {
+        const shot = await (await monitor.captureImage()).toPng();
+        frame = await sharp(shot).extract({ left: ready.x, top: ready.y, width: ready.width, height: ready.height }).png().toBuffer();
+        grey = (await sharp(frame).greyscale().raw().toBuffer({ resolveWithObject: true })).data;
+        bg = grey[0] ?? 0;
+        const last = ready.words[ready.words.length - 1]!.bbox;
+        if (inkBox(grey, ready.width, bg, last).width > 1 || Date.now() > end) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       const result = await engine.recognize(frame);
       const items = itemsFromOcr(result);
       const missed: string[] = [];

@@ -42,11 +42,13 @@ async function start(dataDir: string, archive: TextArchive): Promise<Running> {
   };
   const real = new OcrService({ settings: () => OCR });
   let reads = 0;
+  // Counts the OCR calls the indexer makes (each reads several pages, one process for them all).
   const ocr: OcrPort = {
     enabled: true,
-    recognize: (image, o) => {
+    recognize: (image, o) => real.recognize(image, o),
+    recognizePages: (pages, o) => {
       reads++;
-      return real.recognize(image, o);
+      return real.recognizePages(pages, o);
     },
   };
   const core = await createCore({ dataDir, env: {}, modules: [module], settings: { manictime: { dataDir: archive.dataDir } }, ocr, textIndex: { startDelayMs: 0, quietMs: 0, pollMs: 300, retryMs: 300, batch: 8 } });
@@ -119,7 +121,7 @@ describe('a word that appears mid-run, and one that vanishes', { timeout: 240_00
   it('reads fewer pages than screenshots: repeats take the text before, changes only their bands', async () => {
     const counts = r.core.catalog.text.reuseCounts();
     expect(counts).toEqual({ read: 1, same: 3, bands: 3 });
-    // Two OCR calls for the batch: the first page alone (the newest screenshot searchable at once), the three changed bands stacked.
+    // Two OCR calls for the batch: the first page alone (the newest screenshot searchable at once), the three changed bands as pages of one.
     expect(r.reads()).toBe(2);
     // The word's box on a reused screenshot is on its line, in that screenshot's pixels.
     const hit = (await search(r, { query: 'zebrafish' })).results.find((h) => new Date(h.capturedAt).getUTCMinutes() === 6);
@@ -231,7 +233,7 @@ describe('live frames reuse the text of the last frame read of their window', { 
     };
     const real = new OcrService({ settings: () => OCR });
     let reads = 0;
-    const ocr: OcrPort = { enabled: true, recognize: (image, o) => (reads++, real.recognize(image, o)) };
+    const ocr: OcrPort = { enabled: true, recognize: (image, o) => real.recognize(image, o), recognizePages: (pages, o) => (reads++, real.recognizePages(pages, o)) };
     const core = await createCore({ dataDir: join(base, 'core'), env: {}, modules: [moduleFor(fake)], ocr, textIndex: { startDelayMs: 0, quietMs: 0, liveMaxWaitMs: 0 } });
     const stop = core.startMaintenance(() => undefined);
     try {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SightlineError } from '../../../src/shared/errors.ts';
 import type { FrameRecord } from '../../../src/main/core/catalog/types.ts';
 import { FrameReader, type FrameLook } from '../../../src/main/core/text/frameReader.ts';
-import { OcrService } from '../../../src/main/core/text/ocr.ts';
+import { OcrService, recognizePages } from '../../../src/main/core/text/ocr.ts';
 import { TEXT_SHOT_SIZE, textScreenshot } from '../../support/textArchive.ts';
 
 const OCR = { enabled: true, engine: 'auto' as const, index: true, cpuBudget: 1, excludeApps: [] };
@@ -37,10 +37,10 @@ async function reader(images: Record<string, Buffer>, failFirstCall = false): Pr
   let calls = 0;
   const look: FrameLook = {
     image: async (ref) => ({ frame: frame(ref), data: images[ref] as Buffer, shrunk: 1 }),
-    recognize: async (image, o) => {
+    read: async (pages, o) => {
       calls++;
       if (failFirstCall && calls === 1) throw new SightlineError('INTERNAL', 'tesseract failed (exit 1)', 'check the image');
-      return ocr.recognize(image, { ...o, priority: 'background' });
+      return recognizePages(ocr, pages, { ...o, priority: 'background' });
     },
   };
   return { reader: new FrameReader(look), calls: () => calls, dispose: () => ocr.dispose() };

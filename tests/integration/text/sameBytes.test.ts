@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FrameRecord } from '../../../src/main/core/catalog/types.ts';
 import * as prepare from '../../../src/main/core/ocr/prepare.ts';
 import { FrameReader } from '../../../src/main/core/text/frameReader.ts';
-import { OcrService } from '../../../src/main/core/text/ocr.ts';
+import { OcrService, recognizePages } from '../../../src/main/core/text/ocr.ts';
 import { TEXT_SHOT_SIZE, textScreenshot } from '../../support/textArchive.ts';
 
 vi.mock('../../../src/main/core/ocr/prepare.ts', async (original) => {
@@ -28,7 +28,7 @@ describe('the same bytes again', { timeout: 120_000 }, () => {
     const noisy = await sharp(page).jpeg({ quality: 70 }).toBuffer();
     const images: Record<string, Buffer> = { a: page, b: Buffer.from(page), c: Buffer.from(page), d: noisy };
     const ocr = new OcrService({ settings: () => OCR });
-    const reader = new FrameReader({ image: async (ref) => ({ frame: frame(ref), data: images[ref] as Buffer, shrunk: 1 }), recognize: (image, o) => ocr.recognize(image, { ...o, priority: 'background' }) });
+    const reader = new FrameReader({ image: async (ref) => ({ frame: frame(ref), data: images[ref] as Buffer, shrunk: 1 }), read: (pages, o) => recognizePages(ocr, pages, { ...o, priority: 'background' }) });
     const decode = vi.mocked(prepare.decodeGrey);
     try {
       decode.mockClear();

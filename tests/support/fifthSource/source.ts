@@ -69,7 +69,7 @@ export function createFakeSource(settings: z.output<typeof fakeSettings>): FakeS
     input: {
       actions: ['click'],
       perform: async (pending) => {
-        const action = await settle(pending, async () => ({}));
+        const action = await settle(pending, () => ({ kind: 'app', app: 'fifth' }), async () => ({}));
         index(action.target);
         received.push(action);
         return { note: 'recorded by the fake source' };

@@ -4,11 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { clickKind, defineAction, dragKind, typeTextKind, viaInput } from '../../../src/main/core/actions/kinds.ts';
+import { defineAction, viaInput } from '../../../src/main/core/actionDefs.ts';
+import { clickKind, dragKind, typeTextKind } from '../../../src/main/core/actions/kinds.ts';
 import { ActionGate, type GateDeps } from '../../../src/main/core/actions/gate.ts';
 import type { FrameRecord } from '../../../src/main/core/catalog/types.ts';
 import type { ActionKind, ArgsOf, ScreenTextResult } from '../../../src/main/core/ports.ts';
-import type { SourceAction } from '../../../src/main/core/sources/source.ts';
+import type { SourceAction, TargetFacts } from '../../../src/main/core/sources/source.ts';
 import type { ActivityEntry } from '../../../src/shared/api.ts';
 import { SightlineError } from '../../../src/shared/errors.ts';
 import { FakeSource } from '../../support/fakeSource.ts';
@@ -38,6 +39,8 @@ function frameOf(source: FakeSource, ref = 'f1'): FrameRecord {
 }
 
 function setup(o: { paused?: boolean; allow?: boolean; text?: ScreenTextResult; logFails?: boolean } = {}) {
+  /** What the policy was asked under the source's lock. */
+  const judged: TargetFacts[] = [];
   const source = new FakeSource({ id: TARGET, app: 'Editor', x: 100, y: 50, width: 800, height: 600, pixelRatio: 1 });
   const frames = new Map<string, FrameRecord>();
   const latest = frameOf(source);
@@ -57,9 +60,13 @@ function setup(o: { paused?: boolean; allow?: boolean; text?: ScreenTextResult; 
       admit: () => {
         if (o.paused) throw new SightlineError('INPUT_PAUSED', 'paused', 'wait');
       },
-      allowlist: async () => {
+      target: (facts) => {
+        judged.push(facts);
         if (o.allow === false) throw new SightlineError('NOT_ALLOWED', 'not on the list', 'ask');
       },
+      place: () => undefined,
+      confined: () => o.allow !== undefined,
+      file: async (path) => path,
     },
     text: {
       read: async () => o.text ?? { items: [], via: 'tree' },
@@ -76,7 +83,7 @@ function setup(o: { paused?: boolean; allow?: boolean; text?: ScreenTextResult; 
   };
   const gate = new ActionGate(deps);
   const act = <S extends z.ZodRawShape, A>(kind: ActionKind<S, A>, args: Record<string, unknown>) => gate.act(kind, z.object(kind.input).parse(args) as ArgsOf<S>, { signal, client: 'test' });
-  return { source, gate, act, log, warnings, latest };
+  return { source, gate, act, log, warnings, latest, judged, o };
 }
 
 const codeOf = (e: unknown): string | undefined => (e instanceof SightlineError ? e.code : undefined);
@@ -93,24 +100,51 @@ describe('the action gate', () => {
   });
 
   it('refuses in the order policy, target, staleness, point, touching nothing', async () => {
-    const paused = setup({ paused: true });
+    // Each case breaks every rule after the one it expects: the first broken rule answers.
+    const paused = setup({ paused: true, allow: false });
+    paused.source.windows.get(TARGET)!.width = 900;
     expect(codeOf(await paused.act(clickKind, { target: TARGET, x: 5000, y: 5000 }).catch((e) => e))).toBe('INPUT_PAUSED');
     expect(paused.log[0]).toMatchObject({ result: 'INPUT_PAUSED', target: TARGET });
 
-    const stale = setup();
-    stale.source.windows.get(TARGET)!.width = 900;
-    expect(codeOf(await stale.act(clickKind, { target: TARGET, x: 5000, y: 5000 }).catch((e) => e))).toBe('FRAME_STALE');
+    const refused = setup({ allow: false });
+    refused.source.windows.get(TARGET)!.width = 900;
+    expect(codeOf(await refused.act(clickKind, { target: TARGET, x: 5000, y: 5000 }).catch((e) => e))).toBe('NOT_ALLOWED');
+    // Judged on the target as the source read it, under its lock.
+    expect(refused.judged).toEqual([{ kind: 'app', app: 'Editor', label: `Fake ${TARGET}` }]);
 
     const gone = setup();
     gone.source.windows.get(TARGET)!.gone = true;
     expect(codeOf(await gone.act(clickKind, { target: TARGET, x: 5000, y: 5000 }).catch((e) => e))).toBe('TARGET_NOT_FOUND');
 
+    const stale = setup();
+    stale.source.windows.get(TARGET)!.width = 900;
+    expect(codeOf(await stale.act(clickKind, { target: TARGET, x: 5000, y: 5000 }).catch((e) => e))).toBe('FRAME_STALE');
+
     const outside = setup();
     expect(codeOf(await outside.act(clickKind, { target: TARGET, x: 400, y: 10 }).catch((e) => e))).toBe('POINT_OUTSIDE_FRAME');
+    for (const s of [paused, refused, gone, stale, outside]) expect(s.source.actions).toEqual([]);
+  });
 
-    const refused = setup({ allow: false });
-    expect(codeOf(await refused.act(clickKind, { target: TARGET, x: 1, y: 1 }).catch((e) => e))).toBe('NOT_ALLOWED');
-    for (const s of [paused, stale, gone, outside, refused]) expect(s.source.actions).toEqual([]);
+  it('judges the policy when the source holds the target, not when the call arrived: a pause pressed while it waits stops it', async () => {
+    const { source, act, o } = setup();
+    // Another call holds the target: this one waits for it, then is judged.
+    let release!: () => void;
+    source.busy = new Promise<void>((r) => (release = r));
+    const pending = act(typeTextKind, { target: TARGET, text: 'hello', after: 'none' }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    o.paused = true;
+    release();
+    expect(codeOf(await pending)).toBe('INPUT_PAUSED');
+    expect(source.actions).toEqual([]);
+  });
+
+  it('refuses a source that would act without judging first', async () => {
+    const { source, act } = setup();
+    source.skipJudge = true;
+    const e = await act(clickKind, { target: TARGET, x: 10, y: 10, after: 'none' }).catch((x: unknown) => x);
+    expect(codeOf(e)).toBe('INTERNAL');
+    expect((e as Error).message).toMatch(/without being judged/);
+    expect(source.actions).toEqual([]);
   });
 
   it('acts on a node although the frame is stale: the frame only places what changed', async () => {

@@ -1,4 +1,4 @@
-/** Issue 15: one key-combination grammar for every source; what one refuses, all refuse. */
+/** One key-combination grammar for every source; what one refuses, all refuse. */
 import { describe, expect, it } from 'vitest';
 import { SightlineError } from '../../../src/shared/errors.ts';
 import { splitCombo } from '../../../src/main/core/util/keyCombo.ts';

@@ -49,7 +49,7 @@ function moduleCounting(created: string[], available = () => true): AnySourceMod
   });
 }
 
-const context = { dataDir: '/nonexistent', env: {}, archive: {} as never, host: {} };
+const context = { dataDir: '/nonexistent', env: {}, archive: {} as never, host: {}, inputAllowed: () => true };
 const on = (level = 1): Record<string, unknown> => ({ sources: { probe: { enabled: true } }, probe: { level } });
 
 describe('the source registry', () => {

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseWmPid } from '../../../src/main/core/sources/desktop/process.ts';
 import { addOwnPort, isLoopbackHost, ownFacts, ownUrl } from '../../../src/main/core/util/self.ts';
 
 describe("Sightline's own", () => {
@@ -37,10 +36,5 @@ describe("Sightline's own", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-
-  it('reads the pid xprop prints', () => {
-    expect(parseWmPid('_NET_WM_PID(CARDINAL) = 1234\n')).toBe(1234);
-    expect(parseWmPid('_NET_WM_PID:  not found.\n')).toBeUndefined();
   });
 });

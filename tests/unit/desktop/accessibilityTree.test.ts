@@ -1,7 +1,8 @@
 /**
  * The desktop tree's pure parts: node ids that survive a fresh read, the shared role vocabulary,
  * text items (a label means its field; a password's value never shows), the macOS and Windows
- * backends' parsers on captured output, and the covered-window arithmetic.
+ * backends' parsers on hand-written output of their scripts' shape (no real capture yet), and the
+ * covered-window arithmetic.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -110,9 +111,9 @@ describe('nodes and text of a window', () => {
   });
 });
 
-describe('macOS AX output', () => {
-  it('parses the JXA script’s JSON into elements, a secure field without its value', () => {
-    const snap = parseAx(fixture('ax-form.json'))!;
+describe('macOS AX output (a hand-written fixture, not a capture from a Mac)', () => {
+  it('parses JSON shaped as the JXA script prints it into elements, a secure field without its value', () => {
+    const snap = parseAx(fixture('ax-form.handwritten.json'))!;
     expect(snap.app).toBe('TextEdit');
     const by = (name: string): AxElement => snap.elements.find((e) => e.name === name && e.role !== 'label')!;
     // Static text carries its words in AXValue: they become its name.
@@ -130,9 +131,9 @@ describe('macOS AX output', () => {
   });
 });
 
-describe('Windows UIA output', () => {
-  it('parses the PowerShell script’s JSON: runtime ids as keys, toggles, passwords, offscreen elements', () => {
-    const snap = parseUia(fixture('uia-form.json'), 'notepad')!;
+describe('Windows UIA output (a hand-written fixture, not a capture from Windows)', () => {
+  it('parses JSON shaped as the PowerShell script prints it: runtime ids as keys, toggles, passwords, offscreen elements', () => {
+    const snap = parseUia(fixture('uia-form.handwritten.json'), 'notepad')!;
     const [win, label, email, password, check, save, hidden] = snap.elements;
     expect(win).toMatchObject({ role: 'window', key: '42.1181094' });
     expect(win!.parent).toBeUndefined();

@@ -11,6 +11,7 @@ import type { CoreSettings } from '../../../src/shared/settings.ts';
 import type { Catalog } from '../../../src/main/core/catalog/catalog.ts';
 import type { FrameLabel } from '../../../src/main/core/catalog/types.ts';
 import { MAX_ATTEMPTS, TextIndexer } from '../../../src/main/core/text/indexer.ts';
+import { TEXT_READER } from '../../../src/main/core/text/reread.ts';
 import type { TextItem } from '../../../src/main/core/sources/source.ts';
 import { BusySignal } from '../../../src/main/core/util/busy.ts';
 import { frame, openCatalog } from '../catalog/helpers.ts';
@@ -251,5 +252,47 @@ describe('failures', () => {
     await until('caught up', () => catalog.text.has(ref));
     await indexer.stop();
     expect(found(catalog, word(ref))).toEqual([ref]);
+  });
+});
+
+describe('text an older reader wrote', () => {
+  it('is read again once, newest first, after the frames with no text; search answers with the old text meanwhile', async () => {
+    const { catalog, indexer, reads } = setup();
+    const old = [await add(catalog, { app: 'Notes', title: 'a' }, 3), await add(catalog, { app: 'Notes', title: 'b' }, 2)];
+    // Written by the reader before versions were kept (0), with what that reader got wrong.
+    for (const ref of old) catalog.text.put({ ref, text: 'neighbour title', boxes: [], label: { app: 'Notes' }, status: 'read' });
+    const fresh = await add(catalog, { app: 'Notes', title: 'c' }, 1);
+    expect(catalog.text.countStale(TEXT_READER)).toBe(2);
+    expect(found(catalog, 'neighbour').sort()).toEqual([...old].sort());
+    indexer.start();
+    await until('read again', () => catalog.text.countStale(TEXT_READER) === 0 && indexer.status().state === 'idle');
+    await indexer.stop();
+    // The frame with no text first, then the old ones newest first; each once.
+    expect(reads).toEqual([fresh, old[1], old[0]]);
+    expect(found(catalog, 'neighbour')).toEqual([]);
+    for (const ref of [...old, fresh]) expect(found(catalog, word(ref))).toEqual([ref]);
+    expect(indexer.status().reread).toBeUndefined();
+  });
+
+  it('says how far it got while reading again, and marks a frame that cannot be read again instead of trying it forever', async () => {
+    const slow = gate();
+    const { catalog, indexer, reads } = setup({}, async (ref, signal) => {
+      if (ref === gone) throw new SightlineError('FRAME_NOT_FOUND', 'gone', 'capture again');
+      return slow.read(ref, signal);
+    });
+    const gone = await add(catalog, { app: 'Notes', title: 'a' }, 3);
+    const kept = await add(catalog, { app: 'Notes', title: 'b' }, 2);
+    for (const ref of [gone, kept]) catalog.text.put({ ref, text: 'old words', boxes: [], label: { app: 'Notes' }, status: 'read' });
+    indexer.start();
+    await slow.started;
+    expect(indexer.status()).toMatchObject({ state: 'indexing', reread: { done: 0, total: 2 } });
+    slow.release();
+    await until('marked', () => catalog.text.countStale(TEXT_READER) === 0 && indexer.status().state === 'idle');
+    await new Promise((r) => setTimeout(r, 100));
+    await indexer.stop();
+    expect(reads.filter((r) => r === gone)).toHaveLength(1);
+    // Its old text stays (its file is gone, nothing better can be had); the other is read anew.
+    expect(found(catalog, 'old')).toEqual([gone]);
+    expect(found(catalog, word(kept))).toEqual([kept]);
   });
 });

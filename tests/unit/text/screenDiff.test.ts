@@ -1,22 +1,23 @@
 /**
- * Change detection between screenshots of one screen, on real rendered JPEGs: JPEG noise, a
- * caret and a clock in the menu bar are the same screen; a changed digit or a new line gives a
- * band of whole text lines, full width; another size or half the screen is different. A 64-bit
- * dHash, measured beside it, cannot see a changed word. And the merge of kept and re-read words.
+ * Change detection between screenshots of one screen, on real rendered JPEGs: JPEG noise is the
+ * same screen; a caret, a clock's new minute, a changed title, a changed letter or a new line
+ * gives a band of whole text lines, full width; a scrolled pane beside a side bar is a shift of
+ * that pane only; another size or half the screen is different. A 64-bit dHash, measured beside
+ * it, cannot see a changed word. And the merge of kept and re-read words.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeGrey } from '../../../src/main/core/ocr/prepare.ts';
-import { mergeText } from '../../../src/main/core/text/frameReader.ts';
-import { CELL, compare, components, dHash, hamming, merge, negligible, patch, thumbOf, type Thumb } from '../../../src/main/core/text/screenDiff.ts';
+import { mergeText, sameScreenText } from '../../../src/main/core/text/wordLines.ts';
+import { compare, components, dHash, hamming, merge, patch, screenOf, type Screen } from '../../../src/main/core/text/screenDiff.ts';
 import { screenRuns } from '../../../src/main/core/catalog/text.ts';
 import { TEXT_SHOT_SIZE, textScreenshot } from '../../support/textArchive.ts';
 
 const LINES = ['Quarterly budget review with the finance team', 'Invoice 4411 was paid by Contoso yesterday', 'Run the tests before tagging'];
 
-async function thumb(image: Buffer): Promise<Thumb> {
+async function thumb(image: Buffer): Promise<Screen> {
   const g = await decodeGrey(image);
-  return thumbOf(g.data, g.width, g.height);
+  return screenOf(g.data, g.width, g.height);
 }
 
 /** The screenshot with a rectangle drawn on it (a caret, a clock's digits). */
@@ -30,15 +31,36 @@ async function drawn(jpeg: Buffer, r: { x: number; y: number; width: number; hei
 }
 
 describe('compare', () => {
-  it('calls the same screen the same through JPEG noise, a caret and a clock in the menu bar', async () => {
+  it('calls the same screen the same through JPEG noise, and reads again a caret and a clock in the menu bar', async () => {
     const { jpeg } = await textScreenshot(LINES);
     const base = await thumb(jpeg);
-    const noisy = await sharp(jpeg).jpeg({ quality: 55 }).toBuffer();
-    expect(compare(base, await thumb(noisy))).toEqual({ kind: 'same' });
-    // A 1 px caret at the end of the second line (x = 4k + 1: one cell column).
-    expect(compare(base, await thumb(await drawn(jpeg, { x: 453, y: 72, width: 1, height: 22 })))).toEqual({ kind: 'same' });
-    // A clock in the bar along the top edge.
-    expect(compare(base, await thumb(await drawn(jpeg, { x: 820, y: 2, width: 60, height: 20, text: '14:05' })))).toEqual({ kind: 'same' });
+    for (const quality of [55, 70, 95]) expect(compare(base, await thumb(await sharp(jpeg).jpeg({ quality }).toBuffer()))).toEqual({ kind: 'same' });
+    // A 1 px caret at the end of the second line: a band of that line, nothing else.
+    const caret = compare(base, await thumb(await drawn(jpeg, { x: 453, y: 72, width: 1, height: 22 })));
+    expect(caret).toMatchObject({ kind: 'bands', bands: [expect.objectContaining({})] });
+    if (caret.kind === 'bands') expect(caret.share).toBeLessThan(0.25);
+    // A clock in the bar along the top edge, then its next minute: each a band at the top.
+    const clock = await drawn(jpeg, { x: 820, y: 2, width: 60, height: 20, text: '14:05' });
+    expect(compare(base, await thumb(clock))).toMatchObject({ kind: 'bands', bands: [{ top: 0 }] });
+    const next = await drawn(jpeg, { x: 820, y: 2, width: 60, height: 20, text: '14:06' });
+    expect(compare(await thumb(clock), await thumb(next))).toMatchObject({ kind: 'bands', bands: [{ top: 0 }] });
+  });
+
+  it('sees one letter changed in a 12 px word, light or dark, where JPEG noise of the same screen moves nothing', async () => {
+    for (const [ground, ink] of [
+      ['#ffffff', '#1f1f1f'],
+      ['#1e1e1e', '#d4d4d4'],
+      ['#f3f3f3', '#6a737d'],
+    ]) {
+      const page = async (word: string, quality: number): Promise<Buffer> => {
+        const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="80"><rect width="400" height="80" fill="${ground}"/><text x="20" y="40" font-family="Liberation Sans" font-size="12" fill="${ink}">Channels general ${word}</text></svg>`;
+        return sharp(Buffer.from(svg)).jpeg({ quality }).toBuffer();
+      };
+      const base = await thumb(await page('random', 82));
+      expect(compare(base, await thumb(await page('random', 60))), `${ground} noise`).toEqual({ kind: 'same' });
+      expect(compare(base, await thumb(await page('rendom', 82))).kind, `${ground} a → e`).toBe('bands');
+      expect(compare(base, await thumb(await page('randon', 82))).kind, `${ground} m → n`).toBe('bands');
+    }
   });
 
   it('reads again only the band of whole text lines where a digit changed, full width', async () => {
@@ -75,7 +97,7 @@ describe('compare', () => {
     const a = await textScreenshot(six);
     const b = await textScreenshot([six[0], six[2], six[3], six[4], six[5], 'Coffee and tea'] as string[]);
     const got = compare(await thumb(a.jpeg), await thumb(b.jpeg), a.bands);
-    expect(got).toMatchObject({ kind: 'bands', shift: { from: expect.any(Number), dy: 40 } });
+    expect(got).toMatchObject({ kind: 'bands', shift: { from: expect.any(Number), dy: 40, left: expect.any(Number), right: expect.any(Number) } });
     if (got.kind !== 'bands') return;
     // The last line (new) is read; the moved lines are not.
     expect(got.share).toBeLessThan(0.3);
@@ -114,9 +136,10 @@ describe('compare', () => {
     const got = compare(await thumb(await page(before)), await thumb(await page(after)));
     expect(got, JSON.stringify(got)).toMatchObject({ kind: 'bands', shift: { dy: -114 } });
     if (got.kind !== 'bands') return;
-    // The three new lines (y 64–156), not the thirteen moved ones.
-    expect(got.share).toBeLessThan(0.2);
-    expect(got.bands.every((x) => x.top >= 50 && x.bottom <= 180)).toBe(true);
+    // The three new lines (y 64–156) and the bottom, where the last line moved past the page's end
+    // (its words must leave the text), not the thirteen moved ones.
+    expect(got.share, JSON.stringify(got.bands)).toBeLessThan(0.25);
+    expect(got.bands.every((x) => (x.top >= 50 && x.bottom <= 180) || x.top >= 640), JSON.stringify(got.bands)).toBe(true);
   });
 
   it('a 64-bit dHash does not see a changed word (why the cells are compared instead)', async () => {
@@ -124,13 +147,13 @@ describe('compare', () => {
     const b = await textScreenshot([LINES[0] as string, 'Invoice 9977 was paid by Fabrikam yesterday', LINES[2] as string]);
     const ta = await thumb(a.jpeg);
     const tb = await thumb(b.jpeg);
-    expect(hamming(dHash(ta), dHash(tb))).toBeLessThanOrEqual(2);
+    expect(hamming(dHash(ta.thumb), dHash(tb.thumb))).toBeLessThanOrEqual(2);
     expect(compare(ta, tb, a.bands).kind).toBe('bands');
   });
 });
 
 describe('cells, groups and bands', () => {
-  it('groups changed cells 8-connected; a one-cell-wide group or a small one in an edge bar carries no word', () => {
+  it('groups changed cells 8-connected', () => {
     const cols = 10;
     const rows = 40;
     const mask = new Uint8Array(cols * rows);
@@ -142,17 +165,10 @@ describe('cells, groups and bands', () => {
       [5, 22],
     ] as const)
       mask[y * cols + x] = 1;
-    const groups = components(mask, cols, rows);
-    expect(groups).toEqual([
+    expect(components(mask, cols, rows)).toEqual([
       { x0: 1, y0: 14, x1: 2, y1: 15 },
       { x0: 5, y0: 20, x1: 5, y1: 22 },
     ]);
-    expect(negligible(groups[0] as never, { rows })).toBe(false);
-    expect(negligible(groups[1] as never, { rows })).toBe(true);
-    // 2 cells wide, in the top 48 px: a clock.
-    expect(negligible({ x0: 3, y0: 1, x1: 4, y1: 3 }, { rows: 100 })).toBe(true);
-    expect(negligible({ x0: 3, y0: 40, x1: 4, y1: 43 }, { rows: 100 })).toBe(false);
-    expect(48 / CELL).toBe(12);
   });
 
   it('merges overlapping and nearly touching bands, top to bottom', () => {
@@ -172,9 +188,13 @@ describe('cells, groups and bands', () => {
   });
 
   it('patch takes the rows of the bands from the new screenshot, the rest from the base', () => {
-    const a: Thumb = { width: 8, height: 16, cols: 2, rows: 4, cells: new Uint8Array(8).fill(10) };
-    const b: Thumb = { ...a, cells: new Uint8Array(8).fill(200) };
-    expect([...patch(a, b, [{ top: 4, bottom: 8 }]).cells]).toEqual([10, 10, 200, 200, 10, 10, 10, 10]);
+    const a = screenOf(new Uint8Array(8 * 16).fill(10), 8, 16);
+    const b = screenOf(new Uint8Array(8 * 16).fill(200), 8, 16);
+    const p = patch(a, b, [{ top: 4, bottom: 8 }]);
+    expect([...p.thumb.cells]).toEqual([10, 10, 200, 200, 10, 10, 10, 10]);
+    expect([...p.grey.subarray(0, 8 * 4)].every((v) => v === 10)).toBe(true);
+    expect([...p.grey.subarray(8 * 4, 8 * 8)].every((v) => v === 200)).toBe(true);
+    expect([...p.grey.subarray(8 * 8)].every((v) => v === 10)).toBe(true);
   });
 });
 
@@ -192,9 +212,27 @@ describe('mergeText after a shift', () => {
   it('moves the words below the shift with the content, drops those scrolled out, reads the band', () => {
     const before = { text: 'head\ngone\nmoved\nlast', boxes: [10, 10, 40, 12, 10, 50, 40, 12, 10, 90, 40, 12, 10, 130, 40, 12] };
     const fresh = { text: 'fresh', boxes: [10, 131, 40, 12] };
-    const out = mergeText(before, fresh, [{ top: 125, bottom: 150 }], { from: 40, dy: 40 }, 160);
+    const out = mergeText(before, fresh, [{ top: 125, bottom: 150 }], { from: 40, dy: 40, left: 0, right: 400 }, 160);
     expect(out.text).toBe('head\nmoved\nlast\nfresh');
     expect(out.boxes).toEqual([10, 10, 40, 12, 10, 50, 40, 12, 10, 90, 40, 12, 10, 131, 40, 12]);
+  });
+
+  it('moves only the words of the pane that scrolled: a side bar beside it stays', () => {
+    const before = { text: 'inbox one\ndrafts two\nsent three', boxes: [10, 50, 40, 12, 300, 50, 40, 12, 10, 90, 40, 12, 300, 90, 40, 12, 10, 130, 40, 12, 300, 130, 40, 12] };
+    const out = mergeText(before, { text: 'sent four', boxes: [10, 131, 40, 12, 300, 131, 40, 12] }, [{ top: 125, bottom: 150 }], { from: 40, dy: 40, left: 250, right: 600 }, 160);
+    // The side bar's words (x 10) keep their rows; the pane's (x 300) move up by 40, "one" scrolled out.
+    const at = new Map(out.text.split(/\s+/).map((w, i) => [w, out.boxes[i * 4 + 1]]));
+    expect(Object.fromEntries(at)).toEqual({ inbox: 50, two: 50, drafts: 90, three: 90, sent: 131, four: 131 });
+  });
+});
+
+describe('sameScreenText', () => {
+  it('the same words in the same order, a clock aside, are the same screen; another word is not', () => {
+    const t = (text: string): { text: string; boxes: number[] } => ({ text, boxes: [] });
+    expect(sameScreenText(t('Inbox 09:41\nhello world'), t('Inbox 09:42\nhello world'))).toBe(true);
+    expect(sameScreenText(t('Inbox 9:41PM\nhello world'), t('Inbox\nhello world'))).toBe(true);
+    expect(sameScreenText(t('Inbox\nhello world'), t('Inbox\nhello there'))).toBe(false);
+    expect(sameScreenText(t('Inbox (3)'), t('Inbox (4)'))).toBe(false);
   });
 });
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { portOf } from '../sources/aim.ts';
 import { ORIENTATION_VALUES, type InstallParams, type LaunchParams, type ModuleAction, type OpenUrlParams, type OrientationValue } from '../sources/source.ts';
-import { defineAction } from './kinds.ts';
+import { defineAction } from '../actionDefs.ts';
 
 export const deviceField = z.string().min(1).max(512).describe('Device id, e.g. "android:<serial>".');
 export const packageField = z.string().min(1).max(255).describe('e.g. com.example.app.');

@@ -1,9 +1,10 @@
 /**
- * The one gate every action of every source passes through, the same way for every kind:
- * policy (pause, read-only, the allowlist) → the frame the agent's coordinates are read in (the
- * session's latest capture, or a named ref) → a text aim found on screen → one call into the
- * source, which judges the frame, maps and acts under one lock → what happened, reported and
- * logged. Every attempt, refused ones included, is an activity-log row.
+ * The one gate every action of every source passes through, the same way for every kind: pause
+ * and read-only (nothing is touched, not even the target) → the frame the agent's coordinates are
+ * read in (the session's latest capture, or a named ref) → a text aim found on screen → one call
+ * into the source, which, holding the target's lock, judges the policy on the target as it is
+ * then (pause, read-only, Sightline's own, the allowlist), judges the frame, maps and acts → what
+ * happened, reported and logged. Every attempt, refused ones included, is an activity-log row.
  */
 import type { ActivityEntry } from '../../../shared/api.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
@@ -11,14 +12,15 @@ import type { Point, SourceName } from '../../../shared/frame.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 import { decodeFrame } from '../frames/state.ts';
 import { assertInsideImage, imageToSource, sourceToImage } from '../image/mapping.ts';
-import type { ActionKind, ActionResult, ActionsPort, ActOptions, AllowBy, AnyActionKind, ArgsOf, FramesPort, Mapped, ScreenTextPort, Session } from '../ports.ts';
+import type { ActionKind, ActionResult, ActionsPort, ActOptions, AnyActionKind, ArgsOf, FramesPort, Mapped, ScreenTextPort, Session } from '../ports.ts';
 import type { ActionDetails, AfterMode, FrameJudgement, PendingAction, Source, StoredFrame } from '../sources/source.ts';
 import type { BusySignal } from '../util/busy.ts';
 import { readAim, type Aimed } from './aim.ts';
 import { describeOutcome } from './describe.ts';
-import { shorten } from './kinds.ts';
+import { shorten } from '../actionDefs.ts';
 import type { Redactor, TypedArgs } from './redact.ts';
 import { reportOutcome } from './outcome.ts';
+import { allowByPlaces, type InputPolicy } from './policy.ts';
 import { findTextAim, type AimPurpose } from './textAim.ts';
 import type { z } from 'zod';
 
@@ -26,14 +28,6 @@ import type { z } from 'zod';
 export interface GateSources {
   sourceOf(target: string): SourceName;
   forTarget(target: string): Promise<Source>;
-}
-
-/** Whether agent input may go anywhere now, and to this target. */
-export interface InputPolicy {
-  /** INPUT_PAUSED or READ_ONLY when no input may go out at all. */
-  admit(): void;
-  /** NOT_ALLOWED when the allowlist does not admit the target (or whom `by` names). */
-  allowlist(source: Source, target: string, signal: AbortSignal, by?: AllowBy): Promise<void>;
 }
 
 export interface GateFrames extends Pick<FramesPort, 'find' | 'capture' | 'crop' | 'read'> {
@@ -99,7 +93,7 @@ export class ActionGate implements ActionsPort {
     const given = args as { ref?: string; target?: string };
     const named = given.ref !== undefined ? frames.find(given.ref) : undefined;
     this.#name(log, given.target ?? named?.target ?? kind.defaultTarget?.(args));
-    // A paused or read-only Sightline touches nothing, not even the target.
+    // A paused or read-only Sightline touches nothing, not even the target (and the source asks again, under the target's lock).
     this.#d.policy.admit();
     kind.check?.(args);
     const aim = readAim(kind, args, named);
@@ -114,11 +108,10 @@ export class ActionGate implements ActionsPort {
     }
     log.frameRef = frame?.ref;
     const stored: StoredFrame | undefined = frame && source.screen ? decodeFrame(source.screen, frame) : frame;
-    await this.#d.policy.allowlist(source, aim.target, signal, kind.allow?.(args));
 
     const via = aim.text ? await this.#aimByText(aim, kind.textAim === 'field' ? 'field' : 'control', session, signal) : undefined;
     const labelled = await this.#labelled(aim, kind.labels?.(args) ?? [], session, signal);
-    const pending = pendingAction(kind, args, { ...aim, ...(via?.aim ?? {}) }, frame, stored, needsFrame, labelled);
+    const pending = pendingAction(kind, args, { ...aim, ...(via?.aim ?? {}) }, frame, stored, needsFrame, labelled, { policy: this.#d.policy, source: source.name });
     const details = await perform(pending.action as PendingAction<A>, signal);
     return this.#report(pending, details, log, via?.said, opts);
   }
@@ -215,9 +208,11 @@ interface Pending {
 }
 
 /**
- * The action as its source receives it: `resolve` maps the aim (an image point of the frame, a
- * node, or a point OCR found) and the kind's other image points with the source's judgement of
- * the frame, in the order target → staleness → point.
+ * The action as its source receives it: `judge` asks the policy about the target as the source
+ * reads it under its lock (or about the place the kind names instead); `resolve`, allowed only
+ * after that, maps the aim (an image point of the frame, a node, or a point OCR found) and the
+ * kind's other image points with the source's judgement of the frame, in the order target →
+ * staleness → point.
  */
 function pendingAction<S extends z.ZodRawShape, A>(
   kind: ActionKind<S, A>,
@@ -227,7 +222,10 @@ function pendingAction<S extends z.ZodRawShape, A>(
   stored: StoredFrame | undefined,
   needsFresh: boolean,
   labelled: ReadonlyMap<string, string>,
+  judging: { policy: InputPolicy; source: string },
 ): Pending {
+  const { policy, source } = judging;
+  let admitted = false;
   let judged: FrameJudgement | undefined;
   let sourcePoint: Point | undefined;
   const action: PendingAction<A> = {
@@ -236,7 +234,21 @@ function pendingAction<S extends z.ZodRawShape, A>(
     ...(stored ? { frame: stored } : {}),
     after: (args as { after?: AfterMode }).after ?? 'summary',
     needsFreshFrame: needsFresh,
+    async judge(facts) {
+      policy.admit();
+      const by = allowByPlaces(kind.allow?.(args));
+      // An action aimed at a named place (launching an app, a new tab at an origin) is judged by that place alone.
+      if (by.as) policy.place(by.as, source);
+      else if (!by.none) policy.target(await facts({ names: policy.confined() }), { source, target: aim.target, blankOk: by.also !== undefined });
+      // Where the action leads (a page navigated to) must be allowed too.
+      if (by.also) policy.place(by.also, source);
+      admitted = true;
+      return { confined: policy.confined() };
+    },
+    judgePlace: (place) => policy.place(place, source),
+    allowedFile: (path, what) => policy.file(path, what),
     resolve(j) {
+      if (!admitted) throw new SightlineError('INTERNAL', `${kind.name} on ${aim.target} was about to be performed without being judged.`, 'This is a bug in the source: report it.');
       judged = j;
       const shift = j.shift ?? { x: 0, y: 0 };
       const toSource = (p: Point): Point => {

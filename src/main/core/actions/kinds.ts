@@ -2,65 +2,14 @@
  * Actions are typed definitions. A kind declares its input (a flat zod shape, the tool's
  * arguments), how it aims (a point, a UI-tree node or visible text — required, optional or not
  * at all), whom the allowlist judges it by, how it builds the typed action its source performs
- * once the frame is judged, and which port performs it. The gate runs every kind the same way;
- * the MCP tools are made from kinds (mcp/action.ts). Adding a kind is one definition here (or in
- * a source module) plus the sources that perform it.
+ * once the frame is judged, and which port performs it (the kit to define one is actionDefs.ts).
+ * The gate runs every kind the same way; the MCP tools are made from kinds (mcp/action.ts). Adding
+ * a kind is one definition here (or in a source module) plus the sources that perform it.
  */
 import { z } from 'zod';
 import { SightlineError } from '../../../shared/errors.ts';
-import type { Point } from '../../../shared/frame.ts';
-import type { ActionKind, Mapped, Performer } from '../ports.ts';
-import { portOf } from '../sources/aim.ts';
-import type { BuiltinActionKind, PendingAction, Source, SourceAction, StoredFrame } from '../sources/source.ts';
-import { afterField, indexField, nodeField, refField, targetField, textAimField, xField, yField } from './fields.ts';
-
-export type { ActionKind, AimRule, AnyActionKind, ArgsOf, Mapped, Performer } from '../ports.ts';
-
-export function defineAction<S extends z.ZodRawShape, A>(kind: ActionKind<S, A>): ActionKind<S, A> {
-  return kind;
-}
-
-
-/** The aim fields of a pointer kind: x, y, a node or visible text, on a target or in a named frame. */
-export const aimFields = {
-  x: xField.optional(),
-  y: yField.optional(),
-  node: nodeField.optional(),
-  text: textAimField.optional(),
-  index: indexField.optional(),
-  target: targetField.optional(),
-  ref: refField.optional(),
-  after: afterField.optional(),
-};
-
-/** The target-or-frame fields of a kind that aims at nothing. */
-export const targetFields = {
-  target: targetField.optional(),
-  ref: refField.optional().describe('Names the target by a frame of it.'),
-  after: afterField.optional(),
-};
-
-/** The input port performs a built-in kind, when the source says it does (else why it makes no sense there). */
-export function viaInput(kind: BuiltinActionKind): (source: Source) => Performer<SourceAction> {
-  return (source) => {
-    const input = portOf(source, 'input');
-    if (!input.actions.includes(kind)) {
-      const why = input.unsupported?.[kind];
-      if (why) throw new SightlineError('UNSUPPORTED', why.message, why.hint);
-      throw new SightlineError('UNSUPPORTED', `${kind} is not supported by the ${source.name} source.`, `Supported: ${input.actions.join(', ') || 'none'}.`);
-    }
-    return (action, signal) => input.perform(action, signal);
-  };
-}
-
-/** A source module's own kind: only that source performs it, through its input port. */
-export function viaModule(source: string, kind: string): (s: Source) => Performer<unknown> {
-  return (s) => {
-    if (s.name !== source) throw new SightlineError('UNSUPPORTED', `${kind} works on ${source} targets, not ${s.name}.`, `Give a ${source}:… target from list_targets.`);
-    const input = portOf(s, 'input');
-    return (action, signal) => input.perform(action as PendingAction<never>, signal);
-  };
-}
+import { aimFields, aimOf, afterField, defineAction, indexField, nodeField, refField, shorten, targetField, targetFields, textAimField, viaInput, xField, yField } from '../actionDefs.ts';
+import type { SourceAction } from '../sources/source.ts';
 
 const modifiers = z.array(z.enum(['Shift', 'Control', 'Alt', 'Meta'])).max(4);
 const durationMs = z.int().min(1).max(10_000);
@@ -202,13 +151,3 @@ export const scrollIntoViewKind = defineAction({
   build: (a, at): SourceAction => ({ kind: 'scroll_into_view', target: at.target, node: a.node, block: a.block ?? 'center', inline: a.inline ?? 'nearest' }),
   performer: viaInput('scroll_into_view'),
 });
-
-/** The aim of a pointer action, as its source reads it. */
-export function aimOf(at: Mapped): { frame?: StoredFrame; point?: Point; node?: string } {
-  return { ...(at.frame ? { frame: at.frame } : {}), ...(at.point ? { point: at.point } : {}), ...(at.node !== undefined ? { node: at.node } : {}) };
-}
-
-/** Long text is kept short in the log. */
-export function shorten(v: string, max = 200): string {
-  return v.length > max ? `${v.slice(0, max)}… (${v.length} chars)` : v;
-}

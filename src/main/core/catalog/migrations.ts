@@ -175,6 +175,17 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 10,
+    name: 'which reader wrote a frame\'s text',
+    up: `
+      -- The version of the reader that wrote a frame's text (0: written before versions were kept).
+      -- Text written by an older reader is read again in the background, newest first (per reader
+      -- version, by this index), while search goes on answering with it.
+      ALTER TABLE frame_text_meta ADD COLUMN reader INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX frame_text_meta_reader ON frame_text_meta (reader, key);
+    `,
+  },
+  {
+    version: 11,
     name: 'actions by session and by frame; the names targets were listed under',
     up: `
       -- The MCP session that asked: the log groups one client connection's actions as it groups a run's.

@@ -29,6 +29,15 @@ export interface FrameTextEntry {
   screen?: string;
   /** How the text was had (text/frameReader.ts): read whole, the same as the frame before, or changed bands read. */
   reuse?: 'read' | 'same' | 'bands';
+  /** The version of the reader that wrote it (0: unknown, an old one). */
+  reader?: number;
+}
+
+/** A frame whose text an older reader wrote, with what it is labelled (for the exclusions). */
+export interface StaleText {
+  ref: string;
+  key: number;
+  label: FrameLabel;
 }
 
 const REUSE_CODE = { read: 0, same: 1, bands: 2 } as const;
@@ -133,9 +142,9 @@ export class FrameTextStore {
         source: f.source,
       });
       c.query(
-        `INSERT INTO frame_text_meta (ref, key, status, engine, boxes, indexed_at, screen, reuse) VALUES (@ref, @key, @status, @engine, @boxes, @at, @screen, @reuse)
-         ON CONFLICT (ref) DO UPDATE SET status = excluded.status, engine = excluded.engine, boxes = excluded.boxes, indexed_at = excluded.indexed_at, screen = excluded.screen, reuse = excluded.reuse`,
-      ).run({ ref: e.ref, key, status: e.status === 'read' ? 1 : 2, engine: e.engine ?? null, boxes: packBoxes(e.boxes), at: Date.now(), screen: e.screen ?? e.ref, reuse: REUSE_CODE[e.reuse ?? 'read'] });
+        `INSERT INTO frame_text_meta (ref, key, status, engine, boxes, indexed_at, screen, reuse, reader) VALUES (@ref, @key, @status, @engine, @boxes, @at, @screen, @reuse, @reader)
+         ON CONFLICT (ref) DO UPDATE SET status = excluded.status, engine = excluded.engine, boxes = excluded.boxes, indexed_at = excluded.indexed_at, screen = excluded.screen, reuse = excluded.reuse, reader = excluded.reader`,
+      ).run({ ref: e.ref, key, status: e.status === 'read' ? 1 : 2, engine: e.engine ?? null, boxes: packBoxes(e.boxes), at: Date.now(), screen: e.screen ?? e.ref, reuse: REUSE_CODE[e.reuse ?? 'read'], reader: e.reader ?? 0 });
       return old ? 'replaced' : 'added';
     })();
     // Counted once committed (a transaction that throws leaves the count as it was).
@@ -206,6 +215,46 @@ export class FrameTextStore {
     const rows = this.#c.query('SELECT reuse, count(*) AS n FROM frame_text_meta WHERE status = 1 GROUP BY reuse').all({}) as { reuse: number; n: number }[];
     for (const r of rows) out[r.reuse === 1 ? 'same' : r.reuse === 2 ? 'bands' : 'read'] += r.n;
     return out;
+  }
+
+  /**
+   * Frames whose text a reader older than `reader` wrote, newest first, below the time key
+   * `beforeKey`: what is read again after an upgrade. Each older version is walked by the index
+   * on (reader, key); there are only a few.
+   */
+  stale(reader: number, beforeKey: number, limit: number): StaleText[] {
+    if (this.#c.closed() || reader <= 0) return [];
+    const rows: (StaleText & { title: string; app: string; document: string })[] = [];
+    for (let r = 0; r < reader; r++) {
+      rows.push(
+        ...(this.#c
+          .query(
+            `SELECT m.ref, m.key, t.title, t.app, t.document FROM frame_text_meta m JOIN frame_text t ON t.rowid = m.key
+             WHERE m.reader = @r AND m.key < @before ORDER BY m.key DESC LIMIT @limit`,
+          )
+          .all({ r, before: beforeKey, limit }) as (StaleText & { title: string; app: string; document: string })[]),
+      );
+    }
+    rows.sort((a, b) => b.key - a.key);
+    return rows.slice(0, limit).map((row) => {
+      const label: FrameLabel = {};
+      if (row.title) label.title = row.title;
+      if (row.app) label.app = row.app;
+      if (row.document) label.document = row.document;
+      return { ref: row.ref, key: row.key, label };
+    });
+  }
+
+  /** How many frames' text a reader older than `reader` wrote. */
+  countStale(reader: number): number {
+    if (this.#c.closed() || reader <= 0) return 0;
+    return (this.#c.query('SELECT count(*) AS n FROM frame_text_meta WHERE reader < @reader').get({ reader }) as { n: number }).n;
+  }
+
+  /** Record that `reader` has been over these frames (their text stays as it is): one that could not be read again is not tried forever. */
+  markReader(refs: readonly string[], reader: number): void {
+    if (refs.length === 0 || this.#c.closed()) return;
+    this.#c.query('UPDATE frame_text_meta SET reader = @reader WHERE reader < @reader AND ref IN (SELECT value FROM json_each(@refs))').run({ reader, refs: JSON.stringify(refs) });
   }
 
   /** Which of `refs` have text already. */

@@ -97,7 +97,7 @@ export const screenshotsOutput = z.object({
   matched: z.number().optional(),
 });
 
-export { afterField, indexField, nodeField, refField, targetField, textAimField, xField, yField } from '../actions/fields.ts';
+export { afterField, indexField, nodeField, refField, targetField, textAimField, xField, yField } from '../actionDefs.ts';
 
 /** A source filter listing the registered sources (tool inputs are built per core). */
 export function sourceField(names: readonly string[]): z.ZodType<string> {

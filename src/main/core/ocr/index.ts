@@ -5,7 +5,9 @@
  * binding or models) is imported on the first call that needs it.
  */
 import { SightlineError } from '../../../shared/errors.ts';
+import type { Prepared } from './prepare.ts';
 import type { OcrAvailability, OcrEngine, OcrEngineName, OcrEngineOptions, OcrResult, RecognizeOptions } from './types.ts';
+import { pagesOneByOne } from './util.ts';
 
 export type * from './types.ts';
 
@@ -67,6 +69,7 @@ export function loadEngine(name: OcrEngineName, options: OcrEngineOptions = {}, 
     name,
     available: async () => (await get()).available(),
     recognize: async (image, opts) => (await get()).recognize(image, opts),
+    recognizePages: async (pages, opts) => readPages(await get(), pages, opts),
     dispose: async () => {
       const e = engine;
       engine = undefined;
@@ -122,10 +125,18 @@ export function createOcrEngine(platform: NodeJS.Platform = process.platform, op
     async recognize(image: Buffer, opts?: RecognizeOptions): Promise<OcrResult> {
       return (await resolve()).recognize(image, opts);
     },
+    async recognizePages(pages: readonly Prepared[], opts?: Omit<RecognizeOptions, 'scale'>): Promise<OcrResult[]> {
+      return readPages(await resolve(), pages, opts);
+    },
     async dispose(): Promise<void> {
       const c = chosen;
       chosen = undefined;
       await (await c?.catch(() => undefined))?.dispose();
     },
   };
+}
+
+/** Prepared pages through the engine's own call for many, else one at a time. */
+export function readPages(engine: OcrEngine, pages: readonly Prepared[], opts?: Omit<RecognizeOptions, 'scale'>): Promise<OcrResult[]> {
+  return engine.recognizePages ? engine.recognizePages(pages, opts) : pagesOneByOne(engine, pages, opts);
 }

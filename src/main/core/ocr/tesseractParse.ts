@@ -7,7 +7,12 @@ import { clamp01, lineOf } from './util.ts';
  * numbers. Confidence is 0..100 (-1 on non-word rows). Boxes are left, top, width, height.
  */
 export function linesFromTsv(tsv: string): OcrLine[] {
-  const lines = new Map<string, OcrWord[]>();
+  return [...pagesFromTsv(tsv).values()].flat();
+}
+
+/** The TSV of a multi-page read (a list of images): each page's lines by its number (from 1). */
+export function pagesFromTsv(tsv: string): Map<number, OcrLine[]> {
+  const lines = new Map<string, { page: number; words: OcrWord[] }>();
   for (const row of tsv.split('\n')) {
     const f = row.split('\t');
     if (f.length < 12 || f[0] !== '5') continue;
@@ -16,11 +21,13 @@ export function linesFromTsv(tsv: string): OcrLine[] {
     const [left, top, width, height, conf] = [6, 7, 8, 9, 10].map((i) => Number(f[i]));
     if (![left, top, width, height].every((n) => Number.isFinite(n))) continue;
     const key = `${f[1]}.${f[2]}.${f[3]}.${f[4]}`;
-    const words = lines.get(key) ?? [];
-    words.push({ text, box: { x: left!, y: top!, width: width!, height: height! }, confidence: clamp01((conf ?? 0) / 100) });
-    lines.set(key, words);
+    const line = lines.get(key) ?? { page: Number(f[1]), words: [] };
+    line.words.push({ text, box: { x: left!, y: top!, width: width!, height: height! }, confidence: clamp01((conf ?? 0) / 100) });
+    lines.set(key, line);
   }
-  return [...lines.values()].map(lineOf);
+  const pages = new Map<number, OcrLine[]>();
+  for (const { page, words } of lines.values()) pages.set(page, [...(pages.get(page) ?? []), lineOf(words)]);
+  return pages;
 }
 
 interface Bbox {

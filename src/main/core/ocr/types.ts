@@ -1,3 +1,5 @@
+import type { Prepared } from './prepare.ts';
+
 /**
  * The one OCR interface. Every engine reads an encoded image (PNG, JPEG or WebP) and returns
  * lines and words with boxes in pixels of that same image, so that find_text can hand them
@@ -52,6 +54,12 @@ export interface RecognizeOptions {
    * well: pass the frame's shrink factor (capped at 2), or better, read the full-resolution image.
    */
   scale?: number;
+  /**
+   * How the text is laid out: `page` (default: columns and paragraphs, Tesseract's automatic
+   * layout) or `sparse` (a screen's parts: every word wherever it is, side bars and status bars
+   * included; Tesseract's sparse-text mode, PSM 11).
+   */
+  layout?: 'page' | 'sparse';
 }
 
 export interface OcrAvailability {
@@ -68,6 +76,13 @@ export interface OcrEngine {
   available(): Promise<OcrAvailability>;
   /** Reads `image` (encoded PNG, JPEG or WebP). Rejects with CANCELLED when `signal` aborts. */
   recognize(image: Buffer, opts?: RecognizeOptions): Promise<OcrResult>;
+  /**
+   * Reads pages already prepared (grey, dark on light, enlarged and padded: prepare.ts), each
+   * laid out on its own, so that one page's columns, ground or text size never mix with
+   * another's; boxes come back in each page's caller pixels. An engine that starts a process per
+   * call reads them all in one. Absent: the pages are read one `recognize` at a time.
+   */
+  recognizePages?(pages: readonly Prepared[], opts?: Omit<RecognizeOptions, 'scale'>): Promise<OcrResult[]>;
   /** Frees workers, sessions and threads; the engine may be used again afterwards (it reloads). */
   dispose(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 /** Small pure helpers the engines share; nothing heavy is imported here. */
 import { SightlineError } from '../../../shared/errors.ts';
-import type { OcrBox, OcrLine, OcrWord } from './types.ts';
+import type { Prepared } from './prepare.ts';
+import type { OcrBox, OcrEngine, OcrLine, OcrResult, OcrWord, RecognizeOptions } from './types.ts';
 
 export function unionBox(boxes: readonly OcrBox[]): OcrBox {
   if (boxes.length === 0) return { x: 0, y: 0, width: 0, height: 0 };
@@ -27,6 +28,9 @@ export function scaleLines(lines: OcrLine[], k: number, pad = 0): OcrLine[] {
   const f = (b: OcrBox): OcrBox => scaleBox({ ...b, x: b.x - pad, y: b.y - pad }, k);
   return lines.map((l) => ({ ...l, box: f(l.box), words: l.words.map((w) => ({ ...w, box: f(w.box) })) }));
 }
+
+/** Tesseract's page segmentation mode for sparse text (`layout: 'sparse'`). */
+export const SPARSE_PSM = 11;
 
 export const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
 
@@ -112,4 +116,14 @@ export function wordsByCharacters(text: string, box: OcrBox, confidence: number)
     }
   });
   return words;
+}
+
+/** Prepared pages read one `recognize` each (for engines without a call of their own for many): boxes back in each page's caller pixels. */
+export async function pagesOneByOne(engine: Pick<OcrEngine, 'recognize'>, pages: readonly Prepared[], opts: Omit<RecognizeOptions, 'scale'> = {}): Promise<OcrResult[]> {
+  const out: OcrResult[] = [];
+  for (const p of pages) {
+    const r = await engine.recognize(p.png, opts);
+    out.push({ ...r, width: p.width, height: p.height, lines: scaleLines(r.lines, 1 / p.scale, p.pad) });
+  }
+  return out;
 }

@@ -1,14 +1,18 @@
-/** Helpers every source uses to take an action from the gate: judge its frame, resolve it, name a stale frame once. */
+/** Helpers every source uses to take an action from the gate: judge it and its frame, resolve it, name a stale frame once. */
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import type { Point } from '../../../shared/frame.ts';
-import type { AfterMode, Capabilities, CapabilityName, FrameCheck, FrameJudgement, PendingAction, Source, StoredFrame } from './source.ts';
+import { allowedFile } from '../util/allowedFile.ts';
+import type { AfterMode, Capabilities, CapabilityName, FactsReader, FrameCheck, FrameJudgement, PendingAction, Source, StoredFrame } from './source.ts';
 
 /**
- * Judge a pending action's frame with `check` (the source's freshness rules, run while it holds
- * the target's lock) and resolve the action into source space. A frame that only places what
- * changed (a node or text aim) may be stale without refusing the action.
+ * Judge a pending action, holding the target's lock: first the policy on the target as it is now
+ * (`facts`: pause, read-only, Sightline's own targets, the allowlist), then its frame with `check`
+ * (the source's freshness rules), and resolve it into source space. That is the order of
+ * refusals: policy, target, staleness, point. A frame that only places what changed (a node or
+ * text aim) may be stale without refusing the action.
  */
-export async function settle<A>(action: PendingAction<A>, check: (frame: StoredFrame) => Promise<FrameCheck>): Promise<A> {
+export async function settle<A>(action: PendingAction<A>, facts: FactsReader, check: (frame: StoredFrame) => Promise<FrameCheck>): Promise<A> {
+  await action.judge(facts);
   if (!action.frame) return action.resolve({});
   let judged: FrameJudgement;
   try {
@@ -22,15 +26,23 @@ export async function settle<A>(action: PendingAction<A>, check: (frame: StoredF
 
 /**
  * An action already in source space, as a pending one (a shift of a moved target is added to its
- * points): for a source's own callers and tests that act without the gate.
+ * points): for a source's own callers and tests that act without the gate, so without its policy
+ * (nothing is refused; files come from `uploadRoots`).
  */
-export function ready<A extends { kind: string; target: string; frame?: StoredFrame; point?: Point; to?: Point }>(action: A, after: AfterMode = 'summary'): PendingAction<A> {
+export function ready<A extends { kind: string; target: string; frame?: StoredFrame; point?: Point; to?: Point }>(
+  action: A,
+  after: AfterMode = 'summary',
+  o: { uploadRoots?: readonly string[] } = {},
+): PendingAction<A> {
   return {
     kind: action.kind,
     target: action.target,
     ...(action.frame ? { frame: action.frame } : {}),
     after,
     needsFreshFrame: action.point !== undefined,
+    judge: async () => ({ confined: false }),
+    judgePlace: () => undefined,
+    allowedFile: (path, what) => allowedFile(path, o.uploadRoots ?? [], what),
     resolve: (judged) => {
       const s = judged.shift;
       if (!s || (!s.x && !s.y)) return action;

@@ -1,17 +1,16 @@
 /**
  * A source module is the one place a source is described: its name and label, its settings
  * section (schema, environment overrides, dashboard fields), how it is created from those
- * settings, the tools only it offers, what the input allowlist matches for its targets, and the
- * actions it offers the human in Setup. The core derives the source lists, the settings schema,
- * tool filters, allowlist matching and the dashboard's source metadata from the registered
+ * settings, the tools only it offers, and the actions it offers the human in Setup. (What the
+ * input allowlist matches, a source says under its lock, as the facts it hands each pending
+ * action's judge.) The core derives the source lists, the settings schema, tool filters and the
+ * dashboard's source metadata from the registered
  * modules (sources/builtin.ts), so adding a source is one folder plus one line there.
  */
 import type { z } from 'zod';
-import type { SourceName, TargetInfo } from '../../../shared/frame.ts';
-import type { CoreSettings } from '../../../shared/settings.ts';
+import type { SourceName } from '../../../shared/frame.ts';
 import type { FieldDef, SourceAction as SetupAction } from '../../../shared/sources.ts';
 import type { AnyTool } from '../mcp/tool.ts';
-import type { OwnFacts } from '../util/self.ts';
 import type { ArchiveStore, Source } from './source.ts';
 
 /** What the host (the Electron app, or nothing headless) can tell sources about the OS. */
@@ -24,8 +23,12 @@ export type PermissionState = 'granted' | 'denied' | 'unknown';
 export interface SourceContext<Config> {
   /** This source's settings section as it is now (a getter: the dashboard may change it). */
   settings(): Config;
-  /** The core's settings as they are now (e.g. files.uploadRoots). */
-  core(): CoreSettings;
+  /**
+   * Whether agent input may go out now (not paused, not read-only), for input a source makes on
+   * its own outside an action (raising a covered window before a capture). An action is judged
+   * through its pending action instead.
+   */
+  inputAllowed(): boolean;
   dataDir: string;
   env: NodeJS.ProcessEnv;
   /** Where an archive writes its catalog rows. */
@@ -67,19 +70,6 @@ export interface SourceModule<Config = unknown, S extends Source = Source> {
   readonly actions?: readonly (SetupAction & { run(source: S): Promise<{ target?: string; message?: string }> })[];
   /** The desktop app adds OS permission checks (macOS) to this source's Setup card. */
   readonly osPermissions?: boolean;
-  /**
-   * Names `input.allowlist` matches for one of its targets: what the target cannot forge (a
-   * tab's host and origin, a window's process, an Android package), never a title. 'blank' for
-   * a target that shows nothing of anyone's (a blank tab): under a non-empty allowlist it takes
-   * no input, and may only be sent somewhere the allowlist admits.
-   */
-  allowNames?(target: TargetInfo): (string | undefined)[] | 'blank';
-  /**
-   * Why a target is Sightline's own (its dashboard in a tab, the app's window), or undefined,
-   * read as the target is now. Such a target is refused as a target of input, navigation and
-   * upload, whatever the allowlist says. Asked before every action: keep it cheap.
-   */
-  ownTarget?(target: string, source: S, own: OwnFacts, signal: AbortSignal): Promise<string | undefined>;
   /**
    * Build the source from its settings. Called on first use (heavy dependencies are imported
    * here, lazily, so start-up does not pay for them) and again after its settings changed.

@@ -9,7 +9,6 @@ import type { SourceHealth, SourceName } from '../../../shared/frame.ts';
 import type { SettingsValues } from '../../../shared/settings.ts';
 import type { SourceInfo } from '../../../shared/sources.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { ownFacts, type OwnFacts } from '../util/self.ts';
 import { SOURCE_NAME_PATTERN, type AnySourceModule, type SourceContext } from './module.ts';
 import { portOf } from './aim.ts';
 import type { Capabilities, CapabilityName, HistoryPort, Source } from './source.ts';
@@ -32,13 +31,13 @@ export class SourceRegistry {
   /** The last health of each enabled source, and when it was taken. */
   readonly #health = new Map<string, { health: SourceHealth; at: number }>();
   readonly #settings: RegistrySettings;
-  readonly #context: Omit<SourceContext<unknown>, 'settings' | 'core' | 'healthChanged'>;
+  readonly #context: Omit<SourceContext<unknown>, 'settings' | 'healthChanged'>;
   readonly #listeners: (() => void)[] = [];
   readonly #healthListeners: (() => void)[] = [];
   /** A check of a source under way: a second caller waits for it instead of probing again. */
   readonly #checking = new Map<string, Promise<SourceHealth>>();
 
-  constructor(modules: readonly AnySourceModule[], settings: RegistrySettings, context: Omit<SourceContext<unknown>, 'settings' | 'core' | 'healthChanged'>) {
+  constructor(modules: readonly AnySourceModule[], settings: RegistrySettings, context: Omit<SourceContext<unknown>, 'settings' | 'healthChanged'>) {
     for (const m of modules) {
       if (!SOURCE_NAME_PATTERN.test(m.name)) throw new Error(`Source name "${m.name}" must be lowercase letters, digits and "-".`);
       if (this.#modules.has(m.name)) throw new Error(`Two sources are named "${m.name}".`);
@@ -99,11 +98,6 @@ export class SourceRegistry {
     return name;
   }
 
-  /** What is Sightline's own now (its servers' ports, its processes, its data directory). */
-  own(): OwnFacts {
-    return ownFacts(this.#context.dataDir);
-  }
-
   // ── instances ───────────────────────────────────────────────────────────────────────────
 
   /** The source (created on first use), or SOURCE_DISABLED / SOURCE_UNAVAILABLE. */
@@ -120,7 +114,6 @@ export class SourceRegistry {
           m.create({
             ...this.#context,
             settings: () => this.#settings.section(name),
-            core: () => this.#settings.values(),
             healthChanged: () => void this.check(name),
           }) as Source | Promise<Source>,
       );

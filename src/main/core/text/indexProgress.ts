@@ -44,7 +44,10 @@ export function indexProgressEvents(emit: (progress: ProgressInfo) => void): (st
   return (p) => {
     const finished = p.state === 'idle' || p.state === 'off';
     const since = p.searchableSince ? `; searchable since ${p.searchableSince.slice(0, 10)}` : '';
-    const progress: ProgressInfo = { id: 'text-index', label: `Text index: ${p.done} of ${p.total} screenshots${since}${p.reason ? ` (${p.reason})` : ''}`, done: p.done, total: p.total, finished };
+    // Reading again after an upgrade is progress of its own: the count of frames indexed stays put.
+    const progress: ProgressInfo = p.reread
+      ? { id: 'text-index', label: `Text index: reading again ${p.reread.done} of ${p.reread.total} screenshots indexed by an older reader`, done: p.reread.done, total: p.reread.total, finished }
+      : { id: 'text-index', label: `Text index: ${p.done} of ${p.total} screenshots${since}${p.reason ? ` (${p.reason})` : ''}`, done: p.done, total: p.total, finished };
     const key = JSON.stringify(progress);
     if (finished && key === last) return;
     last = key;

@@ -3,10 +3,8 @@
  *
  * - Live frames are queued from the core's `frame` event and read after the capture has
  *   answered (never inside it), when agents are quiet, or after `liveMaxWaitMs` at the latest.
- * - The archives are walked newest first in batches. What is done is saved as one covered
- *   interval [low, high] of capture times per archive, so a restart resumes where it stopped;
- *   screenshots newer than `high` are walked first, then the walk goes on below `low`. Frames
- *   that have text already are skipped, so nothing is read twice.
+ * - The archives are walked newest first in batches (archiveWalk.ts), resuming after a restart.
+ *   Frames that have text already are skipped, so nothing is read twice.
  * - At most `ocr.cpuBudget` pages are read at once (live frames first), by the background OCR
  *   engine (low priority), and only while no capture or action is in flight.
  * - Frames of `ocr.excludeApps` are never read and get no row at all, not even their title.
@@ -16,17 +14,20 @@
  * - A failure that may pass (a file away for a moment, a timeout, a full disk) is retried; only a
  *   frame whose file is bad (IMAGE_INVALID, PATH_REFUSED), or that failed MAX_ATTEMPTS times, is
  *   stored as unreadable (its title, app and document only).
+ * - Each frame's text records the reader that wrote it; text an older reader wrote is read again
+ *   once everything else is done (reread.ts), newest first, while search answers with it.
  */
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import type { TextIndexStatus } from '../../../shared/api.ts';
 import type { FrameTextEntry } from '../catalog/text.ts';
 import type { FrameLabel, FrameRecord } from '../catalog/types.ts';
-import type { ArchiveExtent } from '../sources/source.ts';
+import { ArchiveWalks } from './archiveWalk.ts';
 import { applyExclusions, skipReason, type Skip } from './exclusions.ts';
 import { FrameReader, type FrameRead } from './frameReader.ts';
 import { indexedText } from './indexText.ts';
 import { archivesDone, searchable } from './indexProgress.ts';
-import { DEFAULT_TIMING, type Cursor, type IndexerArchive, type IndexerTiming, type TextIndexerDeps } from './indexerPorts.ts';
+import { DEFAULT_TIMING, type IndexerTiming, type TextIndexerDeps } from './indexerPorts.ts';
+import { Reread, TEXT_READER } from './reread.ts';
 import { Slots, sleep } from './slots.ts';
 
 export type { IndexerArchive, IndexerTiming, TextIndexStore, TextIndexerDeps } from './indexerPorts.ts';
@@ -56,9 +57,7 @@ export class TextIndexer {
   readonly #reader: FrameReader | undefined;
   readonly #queue: string[] = [];
   readonly #queued = new Set<string>();
-  readonly #upper = new Map<string, { before?: number; top: number }>();
-  readonly #extents = new Map<string, ArchiveExtent>();
-  readonly #refreshed = new Map<string, number>();
+  readonly #walks: ArchiveWalks;
   #run: Run | undefined;
   /** Ends when every run stopped so far has ended. */
   #stopping: Promise<void> | undefined;
@@ -69,6 +68,7 @@ export class TextIndexer {
   #excluded = 0;
   #unlabeled = 0;
   readonly #attempts = new Map<string, number>();
+  readonly #reread: Reread;
   #active = 0;
   #reason: string | undefined;
   #ownCount: { n: number; at: number } | undefined;
@@ -79,6 +79,8 @@ export class TextIndexer {
     this.#d = deps;
     this.#t = { ...DEFAULT_TIMING, ...deps.timing };
     this.#reader = deps.look ? new FrameReader(deps.look) : undefined;
+    this.#reread = new Reread(deps.store);
+    this.#walks = new ArchiveWalks({ store: deps.store, refresh: deps.refresh, read: (items, signal) => this.#readAll(items, signal), changed: () => this.#changed(), pollMs: this.#t.pollMs, batch: this.#t.batch });
   }
 
   get running(): boolean {
@@ -152,6 +154,7 @@ export class TextIndexer {
       const n = applyExclusions(this.#d.store, this.#d.settings().excludeApps);
       if (n > 0) {
         this.#reader?.forget();
+        this.#reread.recount();
         this.#d.log(`[sightline] text index: deleted the text of ${n} frame(s) of newly excluded apps (ocr.excludeApps)`);
         this.#changed();
       }
@@ -194,11 +197,13 @@ export class TextIndexer {
     } else if (this.#reason) {
       out.state = 'paused';
       out.reason = this.#reason;
-    } else if (this.#active > 0 || this.#queue.length > 0 || !archivesDone(this.#extents, (name) => this.#d.store.getState<Cursor>(`archive:${name}`))) {
+    } else if (this.#active > 0 || this.#queue.length > 0 || this.#reread.progress() || !archivesDone(this.#walks.extents, (name) => this.#walks.cursor(name))) {
       out.state = this.#d.busy.busy ? 'paused' : 'indexing';
       if (this.#d.busy.busy) out.reason = 'Agents are capturing or acting: the indexer waits for a quiet moment.';
     }
-    Object.assign(out, searchable(this.#extents, (name) => this.#d.store.getState<Cursor>(`archive:${name}`)));
+    Object.assign(out, searchable(this.#walks.extents, (name) => this.#walks.cursor(name)));
+    const again = this.#reread.progress();
+    if (again) out.reread = again;
     return out;
   }
 
@@ -257,11 +262,13 @@ export class TextIndexer {
         }
         let worked = false;
         const archives = await this.#d.archives();
-        for (const name of this.#extents.keys()) if (!archives.some((a) => a.name === name)) this.#extents.delete(name);
+        this.#walks.keepOnly(archives);
         for (const a of archives) {
           if (signal.aborted) break;
-          if (await this.#archiveStep(a, signal)) worked = true;
+          if (await this.#walks.step(a, signal)) worked = true;
         }
+        // With nothing new to read: what an older reader wrote, read again.
+        if (!worked && !signal.aborted) worked = await this.#reread.step(this.#t.batch, (items) => this.#readAll(items, signal, true));
         this.#reason = undefined;
         this.#changed();
         if (!worked) await sleep(this.#t.pollMs, signal);
@@ -292,59 +299,14 @@ export class TextIndexer {
     }
   }
 
-  /** One batch of an archive; false when there was nothing left to do. */
-  async #archiveStep(a: IndexerArchive, signal: AbortSignal): Promise<boolean> {
-    const key = `archive:${a.name}`;
-    // New screenshots are looked for now and then, not before every batch.
-    const last = this.#refreshed.get(a.name) ?? 0;
-    if (Date.now() - last >= this.#t.pollMs || !this.#extents.has(a.name)) {
-      await this.#d.refresh(a.name, signal);
-      this.#refreshed.set(a.name, Date.now());
-    }
-    const ext = a.history.extent();
-    this.#extents.set(a.name, ext);
-    if (!ext.count || ext.newestMs === undefined) return false;
-    const cur: Cursor = this.#d.store.getState<Cursor>(key) ?? {};
-    const limit = this.#t.batch;
-    if (cur.low !== undefined && cur.high !== undefined && ext.newestMs > cur.high) {
-      // Newer screenshots than the covered interval: walk down to it first.
-      const up = this.#upper.get(a.name) ?? { top: ext.newestMs };
-      const batch = await a.history.textBatch({ after: cur.high, ...(up.before !== undefined ? { before: up.before } : {}), limit }, signal);
-      if (batch.length === 0) {
-        this.#upper.delete(a.name);
-        this.#save(key, { ...cur, high: Math.max(cur.high, up.top) });
-        return true;
-      }
-      await this.#readAll(batch, signal);
-      this.#upper.set(a.name, { ...up, before: (batch[batch.length - 1] as { capturedMs: number }).capturedMs });
-      return true;
-    }
-    const batch = await a.history.textBatch({ ...(cur.low !== undefined ? { before: cur.low } : {}), limit }, signal);
-    if (batch.length === 0) {
-      if (cur.high === undefined) this.#save(key, { high: ext.newestMs, low: ext.oldestMs ?? ext.newestMs });
-      return false;
-    }
-    await this.#readAll(batch, signal);
-    const newest = (batch[0] as { capturedMs: number }).capturedMs;
-    const oldest = (batch[batch.length - 1] as { capturedMs: number }).capturedMs;
-    // A batch never splits a second, so everything from `oldest` up is done.
-    this.#save(key, { high: Math.max(cur.high ?? newest, newest), low: oldest });
-    return true;
-  }
-
-  #save(key: string, cur: Cursor): void {
-    this.#d.store.setState(key, cur);
-    this.#changed();
-  }
-
   /**
-   * Read every frame of a batch not read yet, at most cpuBudget at once; throws Pause when one
-   * must be retried. With the changed-region reader the batch is handed over whole: it compares
+   * Read every frame of a batch not read yet (`again`: read it even so), at most cpuBudget at
+   * once; throws Pause when one must be retried. With the changed-region reader the batch is handed over whole: it compares
    * the frames first and reads what they need in as few OCR calls as fit (one slot for them all,
    * the engine's threads being the budget).
    */
-  async #readAll(items: readonly { ref: string; label?: FrameLabel }[], signal: AbortSignal): Promise<void> {
-    const done = this.#d.store.indexed(items.map((i) => i.ref));
+  async #readAll(items: readonly { ref: string; label?: FrameLabel }[], signal: AbortSignal, again = false): Promise<void> {
+    const done = again ? new Set<string>() : this.#d.store.indexed(items.map((i) => i.ref));
     const todo: { ref: string; label?: FrameLabel }[] = [];
     for (const item of items) {
       if (done.has(item.ref) || this.#queued.has(item.ref)) continue;
@@ -397,7 +359,7 @@ export class TextIndexer {
     let entry: Omit<FrameTextEntry, 'ref' | 'label'>;
     try {
       const got = pending ? await pending : this.#reader ? await this.#reader.read(ref, signal) : { ...indexedText((await this.#d.read(ref, signal)).items, frame), reuse: 'read' as const, screen: ref };
-      entry = { text: got.text, boxes: got.boxes, status: 'read', reuse: got.reuse, screen: got.screen };
+      entry = { text: got.text, boxes: got.boxes, status: 'read', reuse: got.reuse, screen: got.screen, reader: TEXT_READER };
       this.#attempts.delete(ref);
     } catch (e) {
       if (signal.aborted) throw e;
@@ -416,7 +378,7 @@ export class TextIndexer {
       this.#attempts.delete(ref);
       // The file is bad (or kept failing): index what is known about it.
       this.#d.log(`[sightline] text index: ${ref} unreadable (${code}: ${msg})`);
-      entry = { text: '', boxes: [], status: 'unreadable' };
+      entry = { text: '', boxes: [], status: 'unreadable', reader: TEXT_READER };
     } finally {
       this.#active--;
     }
@@ -444,7 +406,7 @@ export class TextIndexer {
     const now = Date.now();
     if (!this.#ownCount || now - this.#ownCount.at > 60_000) this.#ownCount = { n: this.#d.frames.countOwn(), at: now };
     let n = this.#ownCount.n;
-    for (const e of this.#extents.values()) n += e.count;
+    for (const e of this.#walks.extents.values()) n += e.count;
     return n;
   }
 

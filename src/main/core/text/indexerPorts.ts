@@ -4,7 +4,7 @@
  */
 import type { TextIndexStatus } from '../../../shared/api.ts';
 import type { CoreSettings } from '../../../shared/settings.ts';
-import type { FrameTextEntry } from '../catalog/text.ts';
+import type { FrameTextEntry, StaleText } from '../catalog/text.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 import type { HistoryPort, TextItem } from '../sources/source.ts';
 import type { FrameLook } from './frameReader.ts';
@@ -24,6 +24,11 @@ export interface TextIndexStore {
   unindexedOwn(beforeMs: number, limit: number): FrameRecord[];
   getState<T>(name: string): T | undefined;
   setState(name: string, value: unknown): void;
+  /** Frames whose text a reader older than `reader` wrote, newest first, below a time key. */
+  stale(reader: number, beforeKey: number, limit: number): StaleText[];
+  countStale(reader: number): number;
+  /** These frames were read again (or could not be): `reader` has been over them. */
+  markReader(refs: readonly string[], reader: number): void;
 }
 
 export interface IndexerArchive {

@@ -7,7 +7,9 @@
  */
 import { SightlineError } from '../../../shared/errors.ts';
 import type { CoreSettings } from '../../../shared/settings.ts';
-import { createOcrEngine, type OcrEngine, type OcrResult } from '../ocr/index.ts';
+import { createOcrEngine, readPages, type OcrEngine, type OcrResult } from '../ocr/index.ts';
+import type { Prepared } from '../ocr/prepare.ts';
+import { pagesOneByOne } from '../ocr/util.ts';
 
 export type OcrPriority = 'interactive' | 'background';
 
@@ -16,12 +18,21 @@ export interface OcrReadOptions {
   /** Read the image enlarged (1..3): for text shrunk below ~10 px. Boxes still come back in the image's pixels. */
   scale?: number;
   priority?: OcrPriority;
+  /** `sparse`: a screen's parts, every word wherever it is (see the engines' RecognizeOptions). */
+  layout?: 'page' | 'sparse';
 }
 
 export interface OcrPort {
   /** Whether OCR is on in settings (not whether an engine can run: `recognize` says that). */
   readonly enabled: boolean;
   recognize(image: Buffer, options?: OcrReadOptions): Promise<OcrResult>;
+  /** Pages already prepared (ocr/prepare.ts), each laid out on its own; absent: one `recognize` each. */
+  recognizePages?(pages: readonly Prepared[], options?: Omit<OcrReadOptions, 'scale'>): Promise<OcrResult[]>;
+}
+
+/** Prepared pages through a port, by its call for many when it has one. */
+export function recognizePages(port: OcrPort, pages: readonly Prepared[], options: Omit<OcrReadOptions, 'scale'> = {}): Promise<OcrResult[]> {
+  return port.recognizePages ? port.recognizePages(pages, options) : pagesOneByOne({ recognize: (image, o) => port.recognize(image, { ...options, ...o }) }, pages, options);
 }
 
 type OcrSettings = CoreSettings['ocr'];
@@ -58,13 +69,21 @@ export class OcrService implements OcrPort {
     return this.#settings().enabled;
   }
 
-  async recognize(image: Buffer, options: OcrReadOptions = {}): Promise<OcrResult> {
+  recognize(image: Buffer, options: OcrReadOptions = {}): Promise<OcrResult> {
+    return this.#use(options.priority, (engine) => engine.recognize(image, { signal: options.signal, ...(options.scale ? { scale: options.scale } : {}) }));
+  }
+
+  recognizePages(pages: readonly Prepared[], options: Omit<OcrReadOptions, 'scale'> = {}): Promise<OcrResult[]> {
+    return this.#use(options.priority, (engine) => readPages(engine, pages, { signal: options.signal, ...(options.layout ? { layout: options.layout } : {}) }));
+  }
+
+  async #use<T>(priority: OcrPriority | undefined, work: (engine: OcrEngine) => Promise<T>): Promise<T> {
     if (!this.enabled) throw new SightlineError('UNSUPPORTED', 'OCR is turned off (ocr.enabled).', 'Turn on "Read text by OCR" in Settings, or give x, y in image pixels.');
-    const slot = this.#slot(options.priority ?? 'interactive');
+    const slot = this.#slot(priority ?? 'interactive');
     slot.busy++;
     if (slot.idle) clearTimeout(slot.idle);
     try {
-      return await slot.engine.recognize(image, { signal: options.signal, ...(options.scale ? { scale: options.scale } : {}) });
+      return await work(slot.engine);
     } finally {
       slot.busy--;
       if (slot.busy === 0) {

@@ -1,18 +1,25 @@
 /**
- * What changed between two screenshots of one screen, cheaply and in pixels, pure: each image
- * is shrunk to a grid of 4×4 px cells (their mean grey), the grids are compared cell by cell,
- * and the changed cells are turned into horizontal bands of whole text lines to read again.
+ * What changed between two screenshots of one screen, cheaply and in pixels, pure: the images
+ * are compared in 2×2 px blocks (their mean grey), a 4×4 px cell changed when any of its blocks
+ * did, and the changed cells are turned into horizontal bands of whole text lines to read again.
  *
- * Why cells and not a perceptual hash: a hash of the whole screen is blind to a word typed
- * (docs/benchmarks.md, "Text index": one changed word moves a 64-bit dHash by 0–2 bits, the
- * same as JPEG noise), and it cannot say where the change is; a cell grid both detects it and
- * places it, at about the same cost (the decode dominates both).
+ * Why 2×2 blocks: JPEG noise moves a block's mean by at most 23 grey levels between two
+ * encodings of one screen (quality 60 to 95), while one character changed in a 12–16 px word, a
+ * clock's digit or a side bar's item moves some block by 57 or more, light theme or dark. A 4×4
+ * cell's mean is blunter: noise moves it by up to 10, and a changed character by as little as 12
+ * (docs/benchmarks.md, "Text index"), too close to tell apart; a changed word missed there would
+ * lend the old word to the new screenshot. Nothing that changed is waved through as noise: a
+ * caret, a clock or a title bar is read again (they are small, so it is cheap).
+ *
+ * Why not a perceptual hash: a hash of the whole screen is blind to a word typed (one changed
+ * word moves a 64-bit dHash by 0–2 bits, the same as JPEG noise), and it cannot say where the
+ * change is.
  */
 
 /** Image px per cell side. */
 export const CELL = 4;
-/** A cell changed when its mean grey moved more than this (JPEG noise of one capture to the next stays well below). */
-export const CELL_DIFF = 14;
+/** A 2×2 block changed when its mean grey moved more than this (the measured noise and change are 23 and 57). */
+export const BLOCK_DIFF = 36;
 /** A row of cells is quiet (a gap between text lines) with at most this many grey steps across it (panel borders). */
 const QUIET_EDGES = 3;
 const EDGE = 20;
@@ -32,13 +39,26 @@ export interface Thumb {
   /** Mean grey per cell, row by row. */
   cells: Uint8Array;
   /** Mean grey per CELL px of each pixel row (cols × height): a shift found to the pixel. */
-  strips?: Uint8Array;
+  strips: Uint8Array;
 }
 
 export interface Band {
   /** Image px, bottom exclusive. */
   top: number;
   bottom: number;
+  /** The columns of what the band holds (a word's), when known: it moves with a pane only when its middle is in it. */
+  left?: number;
+  right?: number;
+}
+
+/** A screenshot as compared: its grey pixels (one byte each) and its cells. */
+export interface Screen {
+  grey: Uint8Array;
+  thumb: Thumb;
+}
+
+export function screenOf(grey: Uint8Array, width: number, height: number): Screen {
+  return { grey, thumb: thumbOf(grey, width, height) };
 }
 
 /** Cells of a grey image (one byte a pixel): the strips first (one pass over the pixels), the cells from them. */
@@ -73,11 +93,39 @@ export function thumbOf(grey: Uint8Array, width: number, height: number): Thumb 
   return { width, height, cols, rows, cells, strips };
 }
 
-/** 1 per cell that changed from `a` to `b`; undefined when they are not the same size (not one screen). */
-export function changedCells(a: Thumb, b: Thumb, threshold = CELL_DIFF): Uint8Array | undefined {
-  if (a.width !== b.width || a.height !== b.height) return undefined;
-  const out = new Uint8Array(a.cells.length);
-  for (let k = 0; k < out.length; k++) if (Math.abs((a.cells[k] as number) - (b.cells[k] as number)) > threshold) out[k] = 1;
+/**
+ * 1 per cell of `b` where a 2×2 block changed from `a`; undefined when they are not the same size
+ * (not one screen). With `shift`, `b`'s rows from `shift.from` down, in the pane's columns, are
+ * compared with `a`'s rows `dy` lower (what they showed before the content moved); rows with
+ * nothing to come from are compared with `a`'s own.
+ */
+export function changedCells(a: Screen, b: Screen, shift?: Shift): Uint8Array | undefined {
+  const t = b.thumb;
+  if (a.thumb.width !== t.width || a.thumb.height !== t.height) return undefined;
+  const { width, height, cols } = t;
+  const out = new Uint8Array(t.cells.length);
+  const limit = BLOCK_DIFF * 4;
+  const rowA = (yy: number): number => {
+    if (!shift || yy < shift.from) return yy;
+    const o = yy + shift.dy;
+    return o >= 0 && o < height ? o : yy;
+  };
+  for (let y = 0; y + 1 < height; y += 2) {
+    const b0 = y * width;
+    const b1 = b0 + width;
+    const moved0 = rowA(y) * width;
+    const moved1 = rowA(y + 1) * width;
+    const cellRow = (y >> 2) * cols;
+    for (let x = 0; x + 1 < width; x += 2) {
+      // Inside the pane that moved, the rows it came from; elsewhere the same rows.
+      const inPane = shift !== undefined && x >= shift.left && x < shift.right;
+      const a0 = inPane ? moved0 : b0;
+      const a1 = inPane ? moved1 : b1;
+      const sa = (a.grey[a0 + x] as number) + (a.grey[a0 + x + 1] as number) + (a.grey[a1 + x] as number) + (a.grey[a1 + x + 1] as number);
+      const sb = (b.grey[b0 + x] as number) + (b.grey[b0 + x + 1] as number) + (b.grey[b1 + x] as number) + (b.grey[b1 + x + 1] as number);
+      if (sa - sb > limit || sb - sa > limit) out[cellRow + (x >> 2)] = 1;
+    }
+  }
   return out;
 }
 
@@ -126,26 +174,15 @@ export function components(mask: Uint8Array, cols: number, rows: number): CellBo
 }
 
 /**
- * A change that carries no word: a text caret (a group one cell wide: a caret is 1–2 px), or a
- * small change in the strip along the top or bottom edge (a clock or a tray icon in a menu bar
- * or taskbar). The text read before is kept for those, untouched.
- */
-export function negligible(box: CellBox, t: Pick<Thumb, 'rows'>): boolean {
-  const w = box.x1 - box.x0 + 1;
-  const h = box.y1 - box.y0 + 1;
-  if (w === 1) return true;
-  const edge = Math.ceil(48 / CELL);
-  const inBar = box.y1 < edge || box.y0 >= t.rows - edge;
-  return inBar && w * CELL <= 96 && h * CELL <= 40;
-}
-
-/**
  * Content that moved up or down (a scroll, a line deleted or inserted): from image row `from` of
- * the new screenshot down, its row y shows what row y + `dy` showed before (image px).
+ * the new screenshot down, between columns `left` and `right` (a pane: a side bar beside it
+ * stays), its row y shows what row y + `dy` showed before (image px, `right` exclusive).
  */
 export interface Shift {
   from: number;
   dy: number;
+  left: number;
+  right: number;
 }
 
 /** How a screenshot compares with the last one read of its screen. */
@@ -155,31 +192,36 @@ export type Comparison = { kind: 'same' } | { kind: 'bands'; bands: Band[]; shar
 const SHIFT_FROM = 0.2;
 
 /**
- * Compare `next` with `base`: the same screen (nothing, or nothing but a caret or a clock,
- * changed), the bands to read again (whole text lines, full width; after a shift of the content
- * below some row when that leaves less to read), or different (another size, or so much changed
- * that reading it whole costs the same). `lines` are the vertical extents of the words read on
- * `base` (image px): a band that cuts one grows to take it whole.
+ * Compare `next` with `base`: the same screen (no 2×2 block changed beyond JPEG noise), the bands
+ * to read again (whole text lines, full width; after a shift of the content of a pane below some
+ * row when that leaves less to read), or different (another size, or so much changed that
+ * reading it whole costs the same). `lines` are the extents of the words read on `base` (image
+ * px): a band that cuts one grows to take it whole.
  */
-export function compare(base: Thumb, next: Thumb, lines: readonly Band[] = [], maxShare = 0.5): Comparison {
+export function compare(base: Screen, next: Screen, lines: readonly Band[] = [], maxShare = 0.5): Comparison {
   const mask = changedCells(base, next);
   if (!mask) return { kind: 'different' };
-  const groups = components(mask, next.cols, next.rows).filter((g) => !negligible(g, next));
+  const t = next.thumb;
+  const groups = components(mask, t.cols, t.rows);
   if (groups.length === 0) return { kind: 'same' };
-  let best = bandsOf(groups, base, next, lines);
+  let best = bandsOf(groups, base.thumb, t, lines);
   let shift: Shift | undefined;
   if (best.share > SHIFT_FROM) {
+    // The pane that moved: the columns that changed, from the first row that did.
     const from = Math.min(...groups.map((g) => g.y0));
-    const dy = bestShift(base, next, from);
+    const c0 = Math.min(...groups.map((g) => g.x0));
+    const c1 = Math.max(...groups.map((g) => g.x1)) + 1;
+    const dy = bestShift(base.thumb, t, from, c0, c1);
     if (dy !== 0) {
-      const moved = shifted(base, next, from * CELL, dy);
-      const mask2 = changedCells(moved, next) as Uint8Array;
-      const groups2 = components(mask2, next.cols, next.rows).filter((g) => !negligible(g, next));
-      const movedLines = lines.flatMap((l) => moveBand(l, from * CELL, dy, next.height));
-      const other = groups2.length ? bandsOf(groups2, moved, next, movedLines) : { bands: [], share: 0 };
+      const s: Shift = { from: from * CELL, dy, left: c0 * CELL, right: Math.min(t.width, c1 * CELL) };
+      const moved = shifted(base.thumb, t, s);
+      const mask2 = changedCells(base, next, s) as Uint8Array;
+      const groups2 = components(mask2, t.cols, t.rows);
+      const movedLines = lines.flatMap((l) => moveBand(l, s, t.height));
+      const other = groups2.length ? bandsOf(groups2, moved, t, movedLines) : { bands: [], share: 0 };
       if (other.share < best.share / 2) {
         best = other;
-        shift = { from: from * CELL, dy };
+        shift = s;
       }
     }
   }
@@ -193,51 +235,62 @@ function bandsOf(groups: readonly CellBox[], a: Thumb, b: Thumb, lines: readonly
   return { bands, share: bands.reduce((n, x) => n + x.bottom - x.top, 0) / b.height };
 }
 
-/** Where an old band is after a shift (image px): none when its rows scrolled out (above `from` or below `height`) or were deleted. */
-export function moveBand(l: Band, from: number, dy: number, height = Number.POSITIVE_INFINITY): Band[] {
-  if (l.top < from) return [l];
-  const top = l.top - dy;
-  if (top < from || top >= height) return [];
-  return [{ top, bottom: l.bottom - dy }];
+/**
+ * Where an old extent is after a shift (image px): as it was when it lies above `from` or beside
+ * the pane (its middle outside `left`..`right`; an extent with no columns counts as inside), none
+ * when its rows scrolled out (above `from` or below `height`) or were deleted.
+ */
+export function moveBand(l: Band, s: Shift, height = Number.POSITIVE_INFINITY): Band[] {
+  if (l.top < s.from) return [l];
+  if (l.left !== undefined && l.right !== undefined) {
+    const cx = (l.left + l.right) / 2;
+    if (cx < s.left || cx >= s.right) return [l];
+  }
+  const top = l.top - s.dy;
+  if (top < s.from || top >= height) return [];
+  return [{ ...l, top, bottom: l.bottom - s.dy }];
 }
 
-/** Changed cells per row compared, rows `start`.. of `rowsB` against rows shifted by `dy` of `rowsA` (rows with nothing to compare with, scrolled in, are unknown). */
-function shiftCost(rowsA: Uint8Array, rowsB: Uint8Array, cols: number, n: number, start: number, dy: number, step = 1): number {
+/** A strip (4 px of one row) differs, for lining rows up after a shift, when its mean moved more than this. */
+const STRIP_DIFF = 14;
+
+/** Changed strips per row compared, in columns c0..c1, rows `start`.. of `b` against rows shifted by `dy` of `a` (rows with nothing to compare with, scrolled in, are unknown). */
+function shiftCost(a: Thumb, b: Thumb, start: number, dy: number, c0: number, c1: number): number {
   let bad = 0;
   let rows = 0;
-  for (let r = start; r < n; r += step) {
+  for (let r = start; r < b.height; r += 2) {
     const o = r + dy;
-    if (o < 0 || o >= n) continue;
+    if (o < 0 || o >= a.height) continue;
     rows++;
-    const ra = o * cols;
-    const rb = r * cols;
-    for (let c = 0; c < cols; c++) if (Math.abs((rowsA[ra + c] as number) - (rowsB[rb + c] as number)) > CELL_DIFF) bad++;
+    const ra = o * a.cols;
+    const rb = r * b.cols;
+    for (let c = c0; c < c1; c++) if (Math.abs((a.strips[ra + c] as number) - (b.strips[rb + c] as number)) > STRIP_DIFF) bad++;
   }
   return rows ? bad / rows : Number.POSITIVE_INFINITY;
 }
 
-/** Bins across each pixel row (the mean grey of each of PROFILE_BINS spans, from the strips): a line of text gets a shape its words give. */
+/** Bins across each pixel row of columns c0..c1 (the mean grey of each of PROFILE_BINS spans, from the strips): a line of text gets a shape its words give. */
 const PROFILE_BINS = 16;
 /** A bin differs when its mean grey moved more than this. */
 const PROFILE_DIFF = 2;
-function profile(t: Thumb): Float64Array {
+function profile(t: Thumb, c0: number, c1: number): Float64Array {
   const out = new Float64Array(t.height * PROFILE_BINS);
-  const strips = t.strips as Uint8Array;
+  const span = c1 - c0;
   for (let y = 0; y < t.height; y++) {
-    for (let c = 0; c < t.cols; c++) {
-      const k = y * PROFILE_BINS + Math.floor((c * PROFILE_BINS) / t.cols);
-      out[k] = (out[k] as number) + (strips[y * t.cols + c] as number);
+    for (let c = c0; c < c1; c++) {
+      const k = y * PROFILE_BINS + Math.floor(((c - c0) * PROFILE_BINS) / span);
+      out[k] = (out[k] as number) + (t.strips[y * t.cols + c] as number);
     }
   }
   return out;
 }
 
 /** Offsets (px) at which the row profiles below `from` agree best, best first. */
-function profileShifts(a: Thumb, b: Thumb, from: number, range: number, k: number): number[] {
-  const pa = profile(a);
-  const pb = profile(b);
+function profileShifts(a: Thumb, b: Thumb, from: number, range: number, k: number, c0: number, c1: number): number[] {
+  const pa = profile(a, c0, c1);
+  const pb = profile(b, c0, c1);
   const scored: { dy: number; cost: number }[] = [];
-  const binWidth = a.cols / PROFILE_BINS;
+  const binWidth = (c1 - c0) / PROFILE_BINS;
   for (let dy = -range; dy <= range; dy++) {
     if (dy === 0) continue;
     let s = 0;
@@ -262,32 +315,20 @@ function profileShifts(a: Thumb, b: Thumb, from: number, range: number, k: numbe
 }
 
 /**
- * The offset (image px) that best lines the new rows from cell row `from` down up with old ones.
- * Candidates come from the rows' binned grey (to the pixel: a scroll by a line of 38 px is 9.5
- * cells, which no whole-cell offset lines up), each tried on the rows' strips around it; without
- * strips, whole cells are tried. 0 when none is better than none.
+ * The offset (image px) that best lines the new rows from cell row `from` down, in cell columns
+ * c0..c1, up with old ones. Candidates come from the rows' binned grey (to the pixel: a scroll by
+ * a line of 38 px is 9.5 cells, which no whole-cell offset lines up), each tried on the rows'
+ * strips around it. 0 when none is better than none.
  */
-function bestShift(a: Thumb, b: Thumb, from: number): number {
+function bestShift(a: Thumb, b: Thumb, from: number, c0: number, c1: number): number {
   const range = Math.floor((b.rows - from) / 2);
-  if (!a.strips || !b.strips) {
-    let coarse = 0;
-    let best = shiftCost(a.cells, b.cells, b.cols, b.rows, from, 0);
-    for (let dy = -range; dy <= range; dy++) {
-      const c = dy === 0 ? best : shiftCost(a.cells, b.cells, b.cols, b.rows, from, dy);
-      if (c < best) {
-        coarse = dy;
-        best = c;
-      }
-    }
-    return coarse * CELL;
-  }
   const fromPx = from * CELL;
   let px = 0;
-  let bestPx = shiftCost(a.strips, b.strips, b.cols, b.height, fromPx, 0, 2);
-  for (const c0 of profileShifts(a, b, fromPx, range * CELL, 3)) {
-    for (let d = c0 - 2; d <= c0 + 2; d++) {
+  let bestPx = shiftCost(a, b, fromPx, 0, c0, c1);
+  for (const guess of profileShifts(a, b, fromPx, range * CELL, 3, c0, c1)) {
+    for (let d = guess - 2; d <= guess + 2; d++) {
       if (d === 0) continue;
-      const c = shiftCost(a.strips, b.strips, b.cols, b.height, fromPx, d, 2);
+      const c = shiftCost(a, b, fromPx, d, c0, c1);
       if (c < bestPx) {
         px = d;
         bestPx = c;
@@ -298,29 +339,25 @@ function bestShift(a: Thumb, b: Thumb, from: number): number {
 }
 
 /**
- * `a` with its pixel rows from `from` down moved by `dy` (image px), as cells aligned with `b`'s:
- * what `b` would be if only that shift happened. Rows with nothing to come from stay `a`'s.
+ * `a` with the pane of `s` moved, as cells aligned with `b`'s: what `b` would be if only that
+ * shift happened. Rows with nothing to come from stay `a`'s.
  */
-function shifted(a: Thumb, b: Thumb, from: number, dy: number): Thumb {
+function shifted(a: Thumb, b: Thumb, s: Shift): Thumb {
   const cells = new Uint8Array(a.cells);
-  const r0 = Math.floor(from / CELL);
-  const strips = a.strips;
-  if (!strips) {
-    const d = Math.round(dy / CELL);
-    for (let r = r0; r < b.rows; r++) if (r + d >= 0 && r + d < a.rows) cells.set(a.cells.subarray((r + d) * a.cols, (r + d + 1) * a.cols), r * a.cols);
-    return { ...a, cells };
-  }
+  const r0 = Math.floor(s.from / CELL);
+  const c0 = Math.floor(s.left / CELL);
+  const c1 = Math.ceil(s.right / CELL);
   for (let r = r0; r < b.rows; r++) {
-    for (let c = 0; c < a.cols; c++) {
-      let s = 0;
+    for (let c = c0; c < c1; c++) {
+      let sum = 0;
       let n = 0;
       for (let y = r * CELL; y < Math.min(b.height, (r + 1) * CELL); y++) {
-        const o = y + dy;
+        const o = y + s.dy;
         const src = o >= 0 && o < a.height ? o : y;
-        s += strips[src * a.cols + c] as number;
+        sum += a.strips[src * a.cols + c] as number;
         n++;
       }
-      cells[r * a.cols + c] = Math.round(s / n);
+      cells[r * a.cols + c] = Math.round(sum / n);
     }
   }
   return { ...a, cells };
@@ -370,17 +407,21 @@ export function merge(bands: readonly Band[]): Band[] {
 }
 
 /** `base` with the rows of `bands` taken from `next`: the pixels the text now stored was read from. */
-export function patch(base: Thumb, next: Thumb, bands: readonly Band[]): Thumb {
-  const cells = new Uint8Array(base.cells);
-  const strips = base.strips && next.strips ? new Uint8Array(base.strips) : undefined;
+export function patch(base: Screen, next: Screen, bands: readonly Band[]): Screen {
+  const grey = new Uint8Array(base.grey);
+  const { width, height } = next.thumb;
+  for (const b of bands) grey.set(next.grey.subarray(b.top * width, Math.min(height, b.bottom) * width), b.top * width);
+  const t = next.thumb;
+  const cells = new Uint8Array(base.thumb.cells);
+  const strips = new Uint8Array(base.thumb.strips);
   for (const b of bands) {
     const r0 = Math.floor(b.top / CELL);
-    const r1 = Math.min(next.rows, Math.ceil(b.bottom / CELL));
-    cells.set(next.cells.subarray(r0 * next.cols, r1 * next.cols), r0 * next.cols);
-    const y1 = Math.min(next.height, r1 * CELL);
-    if (strips && next.strips) strips.set(next.strips.subarray(r0 * CELL * next.cols, y1 * next.cols), r0 * CELL * next.cols);
+    const r1 = Math.min(t.rows, Math.ceil(b.bottom / CELL));
+    cells.set(t.cells.subarray(r0 * t.cols, r1 * t.cols), r0 * t.cols);
+    const y1 = Math.min(t.height, r1 * CELL);
+    strips.set(t.strips.subarray(r0 * CELL * t.cols, y1 * t.cols), r0 * CELL * t.cols);
   }
-  return { ...base, cells, ...(strips ? { strips } : {}) };
+  return { grey, thumb: { ...base.thumb, cells, strips } };
 }
 
 /** A 64-bit difference hash (the image shrunk to 9×8, each block brighter than its right neighbour): kept to measure against. */

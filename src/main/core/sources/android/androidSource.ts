@@ -9,7 +9,7 @@ import type { HealthCheck, SourceHealth } from '../../../../shared/frame.ts';
 import type { SightlineError } from '../../../../shared/errors.ts';
 import type { Source } from '../source.ts';
 import { OFFLINE_HINT, UNAUTHORIZED_HINT } from './adb.ts';
-import { AndroidApps, type AppsOptions } from './appControl.ts';
+import { AndroidApps } from './appControl.ts';
 import { AndroidDevices, NO_DEVICE_HINT, isReady, type AndroidDevicesOptions } from './devices.ts';
 import { DeviceDumps } from './dumps.ts';
 import { AndroidInput } from './input.ts';
@@ -18,7 +18,7 @@ import { AndroidScreen } from './screen.ts';
 import { AndroidText } from './text.ts';
 import { AndroidTree } from './tree.ts';
 
-export type AndroidSourceOptions = AndroidDevicesOptions & AppsOptions;
+export type AndroidSourceOptions = AndroidDevicesOptions;
 
 export interface AndroidSource extends Source {
   readonly screen: AndroidScreen;
@@ -33,7 +33,7 @@ export interface AndroidSource extends Source {
 export function createAndroidSource(options: AndroidSourceOptions): AndroidSource {
   const devices = new AndroidDevices(options);
   const dumps = new DeviceDumps(devices);
-  const apps = new AndroidApps(devices, options);
+  const apps = new AndroidApps(devices);
   const screen = new AndroidScreen(devices, dumps);
   return {
     name: 'android',

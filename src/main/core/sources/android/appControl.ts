@@ -9,9 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { SightlineError } from '../../../../shared/errors.ts';
-import { allowedFile } from '../../util/allowedFile.ts';
-import type { ActionDetails, AppsPort, InstallParams, LaunchParams, ModuleAction, OpenUrlParams, OrientationPort, OrientationValue, PendingAction } from '../source.ts';
+import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
+import type { ActionDetails, AppsPort, InstallParams, LaunchParams, ModuleAction, OpenUrlParams, OrientationPort, OrientationValue, PendingAction, TargetFacts } from '../source.ts';
 import {
   checkPackageName,
   deviceSaid,
@@ -40,25 +39,28 @@ import {
 } from './apps.ts';
 import type { AndroidDevices, DeviceRef } from './devices.ts';
 import { ORIENTATION_SETTINGS_COMMAND, autoRotateCommand, checkOrientationApplied, naturalOf, orientationOf, parseOrientationSettings, setOrientationCommand } from './orientation.ts';
-import { FOCUS_COMMAND, parseForegroundActivity } from './parse.ts';
+import { FOCUS_COMMAND, parseForegroundActivity, parseForegroundPackage } from './parse.ts';
 import { ROTATION_DEG } from './screen.ts';
 
 /** `am start -W` waits for the first frame: a cold start of a heavy app takes seconds. */
 const START_TIMEOUT = 30_000;
 const SHORT = 15_000;
 
-export interface AppsOptions {
-  /** The core's settings now (`files.uploadRoots` bounds what install_apk may read; `input.allowlist` which app a link may open in). */
-  core?: () => { files: { uploadRoots: readonly string[] }; input?: { allowlist: readonly string[] } };
+/**
+ * A device as the action's judge sees it, read now under its lock: the package in front (read only
+ * when the allowlist will match it: no package is Sightline's own).
+ */
+export async function deviceFacts(d: AndroidDevices, ref: DeviceRef, signal: AbortSignal, need: { names: boolean }): Promise<TargetFacts> {
+  if (!need.names) return { kind: 'device', package: undefined, label: ref.id };
+  const pkg = parseForegroundPackage(await d.shell(ref, FOCUS_COMMAND, signal, 'reading the app in front').catch(() => ''));
+  return { kind: 'device', package: pkg, label: ref.id };
 }
 
 export class AndroidApps implements AppsPort, OrientationPort {
   readonly #d: AndroidDevices;
-  readonly #core: AppsOptions['core'];
 
-  constructor(devices: AndroidDevices, options: AppsOptions = {}) {
+  constructor(devices: AndroidDevices) {
     this.#d = devices;
-    this.#core = options.core;
   }
 
   /** Installed packages: user apps by default, system ones too with `system`, filtered by a substring. */
@@ -71,36 +73,53 @@ export class AndroidApps implements AppsPort, OrientationPort {
     return f ? all.filter((p) => p.package.toLowerCase().includes(f)) : all;
   }
 
-  // Each change runs under the device's lock, like every action on it; the gate has judged the
-  // allowlist, and these actions aim at no point, so there is no frame to map.
+  // Each change is judged and runs under the device's lock, like every action on it; these
+  // actions aim at no point, so there is no frame to map.
   launch(action: PendingAction<ModuleAction<'launch_app', LaunchParams>>, signal: AbortSignal): Promise<ActionDetails> {
-    const { target, params: p } = action.resolve({});
-    const ref = this.#d.device(target);
-    return this.#d.exclusive(ref, signal, () => this.#launch(ref, p.package, p.activity, p.wait, signal));
+    const ref = this.#d.device(action.target);
+    return this.#d.exclusive(ref, signal, async () => {
+      await action.judge((need) => deviceFacts(this.#d, ref, signal, need));
+      const { params: p } = action.resolve({});
+      return this.#launch(ref, p.package, p.activity, p.wait, signal);
+    });
   }
 
   stop(action: PendingAction<ModuleAction<'stop_app', { package: string }>>, signal: AbortSignal): Promise<ActionDetails> {
-    const { target, params: p } = action.resolve({});
-    const ref = this.#d.device(target);
-    return this.#d.exclusive(ref, signal, () => this.#stop(ref, p.package, signal));
+    const ref = this.#d.device(action.target);
+    return this.#d.exclusive(ref, signal, async () => {
+      await action.judge((need) => deviceFacts(this.#d, ref, signal, need));
+      return this.#stop(ref, action.resolve({}).params.package, signal);
+    });
   }
 
   openUrl(action: PendingAction<ModuleAction<'open_url', OpenUrlParams>>, signal: AbortSignal): Promise<ActionDetails> {
-    const { target, params: p } = action.resolve({});
-    const ref = this.#d.device(target);
-    return this.#d.exclusive(ref, signal, () => this.#openUrl(ref, p.url, p.package, p.wait, signal));
+    const ref = this.#d.device(action.target);
+    return this.#d.exclusive(ref, signal, async () => {
+      const verdict = await action.judge((need) => deviceFacts(this.#d, ref, signal, need));
+      const { params: p } = action.resolve({});
+      return this.#openUrl(ref, p.url, p.package, p.wait, { judge: action, confined: verdict.confined }, signal);
+    });
   }
 
-  /** The file is read and pushed before the device's lock is taken: a large APK must not hold up captures. */
-  install(action: PendingAction<ModuleAction<'install_apk', InstallParams>>, signal: AbortSignal): Promise<ActionDetails> {
-    const { target, params: p } = action.resolve({});
-    return this.#install(this.#d.device(target), p.path, { grantPermissions: p.grantPermissions, allowDowngrade: p.allowDowngrade, allowTest: p.allowTest }, signal);
+  /**
+   * Judged under the device's lock; the file is read and pushed without it (a large APK must not
+   * hold up captures), then judged again, under the lock, right before it is installed.
+   */
+  async install(action: PendingAction<ModuleAction<'install_apk', InstallParams>>, signal: AbortSignal): Promise<ActionDetails> {
+    const ref = this.#d.device(action.target);
+    const judge = (): Promise<unknown> => this.#d.exclusive(ref, signal, () => action.judge((need) => deviceFacts(this.#d, ref, signal, need)));
+    await judge();
+    const { params: p } = action.resolve({});
+    const real = await action.allowedFile(p.path, 'APK');
+    return this.#install(ref, real, { grantPermissions: p.grantPermissions, allowDowngrade: p.allowDowngrade, allowTest: p.allowTest }, judge, signal);
   }
 
   setOrientation(action: PendingAction<ModuleAction<'set_orientation', { orientation: OrientationValue }>>, signal: AbortSignal): Promise<ActionDetails> {
-    const { target, params: p } = action.resolve({});
-    const ref = this.#d.device(target);
-    return this.#d.exclusive(ref, signal, () => this.#orientation(ref, p.orientation, signal));
+    const ref = this.#d.device(action.target);
+    return this.#d.exclusive(ref, signal, async () => {
+      await action.judge((need) => deviceFacts(this.#d, ref, signal, need));
+      return this.#orientation(ref, action.resolve({}).params.orientation, signal);
+    });
   }
 
   async #launch(ref: DeviceRef, pkg: string, activity: string | undefined, wait: boolean, signal: AbortSignal): Promise<ActionDetails> {
@@ -141,44 +160,48 @@ export class AndroidApps implements AppsPort, OrientationPort {
     return { note: `stopped ${pkg}${front ? `; ${front} in front` : ''}`, package: pkg, ...(front ? { foreground: front } : {}) };
   }
 
-  async #openUrl(ref: DeviceRef, url: string, pkg: string | undefined, wait: boolean, signal: AbortSignal): Promise<ActionDetails> {
-    const handler = await this.#judgeLink(ref, url, pkg, signal);
+  /**
+   * The link is resolved first and started in exactly the activity it resolved to (`am start -n`),
+   * judged as the app it opens in, so nothing installed or changed in between receives it. Where
+   * Android finds no app, nothing is started. Where it would show its chooser, every app it
+   * offers must be allowed, and under an allowlist the agent names the one (no chooser picks an
+   * app no one judged).
+   */
+  async #openUrl(ref: DeviceRef, url: string, pkg: string | undefined, wait: boolean, j: { judge: Pick<PendingAction<unknown>, 'judgePlace'>; confined: boolean }, signal: AbortSignal): Promise<ActionDetails> {
+    let h: ReturnType<typeof parseResolveLink>;
+    try {
+      h = parseResolveLink(await this.#d.shell(ref, resolveLinkCommand(url, pkg ? { package: pkg } : {}), signal, 'resolving the link'));
+    } catch (e) {
+      // An old device that cannot resolve links still opens one where nothing needs judging.
+      if (j.confined || !isSightlineError(e) || e.code !== 'UNSUPPORTED') throw e;
+      h = { several: true };
+    }
+    if ('none' in h) {
+      if (pkg) throw new SightlineError('INVALID_ARGUMENT', `${pkg} does not open ${schemeOf(url)} links like this one (or is not installed). Nothing was started.`, 'Leave out the package to let Android pick the app, or call list_apps.');
+      throw new SightlineError('UNSUPPORTED', `No app on the device opens ${JSON.stringify(url.slice(0, 200))}. Nothing was started.`, `Install an app that handles ${schemeOf(url)} links; for a deep link, check the scheme and host the app declares.`);
+    }
+    let component: Component | undefined;
+    let handler: string | undefined;
+    if ('component' in h) {
+      judgeLinkApps(j.judge, url, [h.component.package]);
+      component = h.component;
+      handler = h.component.package;
+    } else if (j.confined) {
+      const all = [...new Set(parseQueryActivities(await this.#d.shell(ref, resolveLinkCommand(url, { all: true, ...(pkg ? { package: pkg } : {}) }), signal, 'listing the apps that open the link')).map((c) => c.package))];
+      judgeLinkApps(j.judge, url, all.length ? all : ['an app Android would pick']);
+      throw new SightlineError('INVALID_ARGUMENT', `${url} opens in several apps (${all.join(', ')}): under input.allowlist Sightline starts only the app it judged, not Android's chooser. Nothing was started.`, `Call open_url again with package: one of ${all.join(', ')}.`);
+    }
     this.#d.touch(ref);
-    const out = await this.#d.shell(ref, openUrlCommand(url, { ...(pkg ? { package: pkg } : {}), wait }), signal, 'am start', START_TIMEOUT);
+    const out = await this.#d.shell(ref, openUrlCommand(url, { ...(component ? { component } : pkg ? { package: pkg } : {}), wait }), signal, 'am start', START_TIMEOUT);
     const r = parseAmStartOutput(out, { kind: 'url', uri: url, ...(pkg ? { package: pkg } : {}) });
     const front = await this.#front(ref, signal);
     const note = r.chooser
       ? 'Android asks which app should open it (the chooser is in front): tap one, or call open_url again with package'
       : `opened in ${front ?? r.activity ?? 'an app'}`;
-    return { note, ...startFacts(r), url, ...(handler ? { handler } : {}), ...(front ? { foreground: front } : {}) };
+    return { note, ...startFacts(r), url, ...(handler ? { handler } : {}), ...(component ? { started: formatComponent(component) } : {}), ...(front ? { foreground: front } : {}) };
   }
 
-  /**
-   * Under an allowlist, the app a link opens in is resolved before anything starts, and must be
-   * on the list (the gate judged only the app in front, or the package asked for): where Android
-   * would show its chooser, every app it offers must be. Returns the handler's package.
-   */
-  async #judgeLink(ref: DeviceRef, url: string, pkg: string | undefined, signal: AbortSignal): Promise<string | undefined> {
-    const allow = this.#core?.().input?.allowlist ?? [];
-    if (allow.length === 0) return undefined;
-    const allowed = (name: string): boolean => allow.some((a) => a.toLowerCase() === name.toLowerCase());
-    const refuse = (apps: string[]): never => {
-      const off = apps.filter((a) => !allowed(a));
-      throw new SightlineError('NOT_ALLOWED', `${url} would open in ${off.join(', ')}, not in the input allowlist.`, `The user can add "${off[0]}" to input.allowlist; or give package: an allowed app that opens the link.`);
-    };
-    const h = parseResolveLink(await this.#d.shell(ref, resolveLinkCommand(url, pkg ? { package: pkg } : {}), signal, 'resolving the link'));
-    if ('none' in h) return undefined; // nothing opens it: am start says so, and nothing starts
-    if ('component' in h) {
-      if (!allowed(h.component.package)) refuse([h.component.package]);
-      return h.component.package;
-    }
-    const all = [...new Set(parseQueryActivities(await this.#d.shell(ref, resolveLinkCommand(url, { all: true, ...(pkg ? { package: pkg } : {}) }), signal, 'listing the apps that open the link')).map((c) => c.package))];
-    if (all.length === 0 || !all.every(allowed)) refuse(all.length ? all : ['an app Android would pick']);
-    return undefined;
-  }
-
-  async #install(ref: DeviceRef, path: string, options: { grantPermissions: boolean; allowDowngrade: boolean; allowTest: boolean }, signal: AbortSignal): Promise<ActionDetails> {
-    const real = await allowedFile(path, this.#core?.().files.uploadRoots ?? [], 'APK');
+  async #install(ref: DeviceRef, real: string, options: { grantPermissions: boolean; allowDowngrade: boolean; allowTest: boolean }, judge: () => Promise<unknown>, signal: AbortSignal): Promise<ActionDetails> {
     const name = basename(real);
     const file = await open(real, 'r');
     let size: number;
@@ -197,6 +220,13 @@ export class AndroidApps implements AppsPort, OrientationPort {
     try {
       // Over USB a push runs at 20–40 MB/s; a remote server or Wi-Fi may give 1 MB/s.
       await this.#d.push(ref, real, remote, signal, 60_000 + mb * 1000);
+    } catch (e) {
+      await this.#d.shell(ref, `rm -f ${remote}`, AbortSignal.timeout(5000), 'rm').catch(() => undefined);
+      throw e;
+    }
+    try {
+      // A pause pressed during a long push stops the install.
+      await judge();
     } catch (e) {
       await this.#d.shell(ref, `rm -f ${remote}`, AbortSignal.timeout(5000), 'rm').catch(() => undefined);
       throw e;
@@ -242,6 +272,24 @@ export class AndroidApps implements AppsPort, OrientationPort {
   async #packages(ref: DeviceRef, signal: AbortSignal): Promise<Set<string>> {
     return new Set(parsePackageList(await this.#d.shell(ref, listPackagesCommand('user'), signal, 'pm list packages', SHORT), 'user').map((p) => p.package));
   }
+}
+
+/** NOT_ALLOWED naming every app a link would open in that the allowlist (or the own-target rule) refuses. */
+function judgeLinkApps(judge: Pick<PendingAction<unknown>, 'judgePlace'>, url: string, apps: readonly string[]): void {
+  const off: string[] = [];
+  for (const app of apps) {
+    try {
+      judge.judgePlace({ kind: 'app', name: app });
+    } catch (e) {
+      if (!isSightlineError(e) || e.code !== 'NOT_ALLOWED') throw e;
+      off.push(app);
+    }
+  }
+  if (off.length) throw new SightlineError('NOT_ALLOWED', `${url} would open in ${off.join(', ')}, not in the input allowlist.`, `The user can add "${off[0]}" to input.allowlist; or give package: an allowed app that opens the link.`);
+}
+
+function schemeOf(uri: string): string {
+  return /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri)?.[1]?.toLowerCase() ?? 'such';
 }
 
 function startFacts(r: AmStartResult): Record<string, unknown> {

@@ -182,11 +182,14 @@ export function launchCommand(c: Component, options: { wait?: boolean } = {}): s
   return `am start${options.wait === false ? '' : ' -W'} -a ${MAIN} -c ${LAUNCHER} -f 0x10200000 -n ${shellQuote(name)}`;
 }
 
-/** ACTION_VIEW on a URI, optionally only for one package (`am start … -d URI PKG`). */
-export function openUrlCommand(uri: string, options: { package?: string; wait?: boolean } = {}): string {
+/**
+ * ACTION_VIEW on a URI: in exactly one activity (`-n`, the one the link was resolved and judged
+ * to), or only in one package (`am start … -d URI PKG`), or wherever Android picks.
+ */
+export function openUrlCommand(uri: string, options: { component?: Component; package?: string; wait?: boolean } = {}): string {
   checkUri(uri);
-  const pkg = options.package === undefined ? '' : ` ${checkPackageName(options.package)}`;
-  return `am start${options.wait === false ? '' : ' -W'} -a android.intent.action.VIEW -d ${shellQuote(uri)}${pkg}`;
+  const to = options.component ? ` -n ${shellQuote(formatComponent(parseComponent(formatComponent(options.component))))}` : options.package === undefined ? '' : ` ${checkPackageName(options.package)}`;
+  return `am start${options.wait === false ? '' : ' -W'} -a android.intent.action.VIEW -d ${shellQuote(uri)}${to}`;
 }
 
 /** Which activity Android would open a link in (resolve-activity), or, with `all`, every one that can (query-activities). */

@@ -4,13 +4,15 @@
  * (nodeAim.ts), each checked for its exit status and error output, and reporting what it can tell
  * cheaply (outcome.ts): the node a tap hit, the field that received text and its value read back
  * (typing.ts), whether the keyboard came or went. `after: 'none'` skips every read that is not
- * needed to act. Each action judges its frame, resolves and acts under the device's lock.
+ * needed to act. Each action is judged (the package in front), judges its frame, resolves and acts
+ * under the device's lock.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
 import type { Point } from '../../../../shared/frame.ts';
 import { settle } from '../aim.ts';
 import type { ActionDetails, ActionOutcome, AfterMode, Aim, InputPort, PendingAction, SourceAction, StoredFrame } from '../source.ts';
+import { deviceFacts } from './appControl.ts';
 import type { AndroidDevices, DeviceRef } from './devices.ts';
 import type { DeviceDumps } from './dumps.ts';
 import { dragCommand, dragMethod, longPressCommand, motionCommand, swipeCommand, tapCommand, type DragMethod } from './gestures.ts';
@@ -47,7 +49,11 @@ export class AndroidInput implements InputPort<AndroidFrameState> {
     const ref = this.#d.device(pending.target);
     const after = pending.after;
     return this.#d.exclusive(ref, signal, async () => {
-      const action = await settle(pending, (frame) => this.#screen.checkFrame(frame as StoredFrame<AndroidFrameState>, signal));
+      const action = await settle(
+        pending,
+        (need) => deviceFacts(this.#d, ref, signal, need),
+        (frame) => this.#screen.checkFrame(frame as StoredFrame<AndroidFrameState>, signal),
+      );
       switch (action.kind) {
         case 'click':
           return this.#click(ref, action, after, signal);

@@ -22,10 +22,8 @@ export const androidModule = defineSource({
     },
   ],
   tools: [swipeTool, scrollIntoViewTool, ...appTools, orientationTool],
-  // The package in front is what the allowlist names for Android (the device's name is not an app).
-  allowNames: (t) => [typeof t.details?.package === 'string' ? t.details.package : undefined],
   async create(ctx) {
     const { createAndroidSource } = await import('./androidSource.ts');
-    return createAndroidSource({ settings: ctx.settings(), env: ctx.env, core: () => ctx.core() });
+    return createAndroidSource({ settings: ctx.settings(), env: ctx.env });
   },
 });

@@ -24,10 +24,6 @@ export interface BrowserSourceOptions {
   env?: NodeJS.ProcessEnv;
   /** Launch a browser when none answers (default true; never when browser.endpoint or endpoints are set). */
   autoLaunch?: boolean;
-  /** Folders upload_file may take files from (files.uploadRoots), read at each call. */
-  uploadRoots?: () => readonly string[];
-  /** input.allowlist, read at each navigation: every hop of a redirect must be on it too. */
-  allowlist?: () => readonly string[];
   /** A browser's connection closed (it quit or was killed): its health is worth checking now. */
   onLost?: () => void;
 }
@@ -43,14 +39,13 @@ export interface BrowserSource extends Source {
 }
 
 export function createBrowserSource(o: BrowserSourceOptions): BrowserSource {
-  const fleet = new BrowserFleet({ settings: o.settings, dataDir: o.dataDir, env: o.env ?? process.env, autoLaunch: o.autoLaunch ?? true, ...(o.allowlist ? { allowlist: o.allowlist } : {}) });
+  const fleet = new BrowserFleet({ settings: o.settings, dataDir: o.dataDir, env: o.env ?? process.env, autoLaunch: o.autoLaunch ?? true });
   const tree = new BrowserTree(fleet);
   if (o.onLost) for (const tabs of fleet.all()) tabs.conn.onLost(o.onLost);
-  const uploadRoots = o.uploadRoots ?? ((): readonly string[] => []);
   return {
     name: 'browser',
     screen: new BrowserScreen(fleet),
-    input: new BrowserInput(fleet, { uploadRoots }),
+    input: new BrowserInput(fleet),
     tree,
     text: tree,
     network: new BrowserNetwork(fleet),

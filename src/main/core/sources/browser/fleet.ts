@@ -18,8 +18,6 @@ export interface FleetOptions {
   dataDir: string;
   env: NodeJS.ProcessEnv;
   autoLaunch: boolean;
-  /** input.allowlist, read at each navigation. */
-  allowlist?: () => readonly string[];
 }
 
 export class BrowserFleet {
@@ -29,7 +27,7 @@ export class BrowserFleet {
   readonly urlRules: () => UrlRules;
 
   constructor(o: FleetOptions) {
-    this.urlRules = (): UrlRules => ({ allowFileUrls: o.settings.allowFileUrls === true, own: ownFacts(o.dataDir), allowlist: o.allowlist?.() ?? [] });
+    this.urlRules = (): UrlRules => ({ allowFileUrls: o.settings.allowFileUrls === true, own: ownFacts(o.dataDir) });
     const endpoints = o.settings.endpoints ?? [];
     // With a fleet configured, nothing is launched on this machine unasked (Setup's "Launch" still can).
     const conn = new BrowserConnection({ settings: o.settings, dataDir: o.dataDir, env: o.env, autoLaunch: o.autoLaunch && endpoints.length === 0 });

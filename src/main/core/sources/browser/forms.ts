@@ -5,7 +5,6 @@
  * and tells the outcome like any action.
  */
 import { SightlineError } from '../../../../shared/errors.ts';
-import { allowedFile } from '../../util/allowedFile.ts';
 import type { ActionDetails } from '../source.ts';
 import { aimAt, aimOf, type AimAt } from './aiming.ts';
 import { toFramePoint } from './frameState.ts';
@@ -29,8 +28,8 @@ import {
 import type { PageElement } from './pageScripts.ts';
 
 export interface FormDeps {
-  /** Folders uploads may come from (files.uploadRoots), read at the time of the call. */
-  uploadRoots(): readonly string[];
+  /** The real path of a file to upload: inside files.uploadRoots (judged with the action), else PATH_REFUSED. */
+  file(path: string): Promise<string>;
 }
 
 export type FormAction = Extract<BrowserModuleAction, { kind: 'select_option' | 'set_checked' | 'upload_file' }>;
@@ -134,7 +133,7 @@ async function setChecked(ctx: ObserveContext, a: Form<'set_checked'>): Promise<
 async function uploadFile(ctx: ObserveContext, a: Form<'upload_file'>, deps: FormDeps): Promise<ActionDetails> {
   const { paths } = a.params;
   // Every file must lie inside files.uploadRoots, after symlinks: checked before the page is touched.
-  const real = await Promise.all(paths.map((p) => allowedFile(p, deps.uploadRoots(), 'upload')));
+  const real = await Promise.all(paths.map((p) => deps.file(p)));
   const { tabs, tab } = ctx;
   const aim = formAim(a);
   const pre = await aimAt(tabs, tab, { frame: ctx.frame, from: aim, hit: true, observe: ctx.after !== 'none' });
@@ -191,7 +190,7 @@ export async function fillForm(ctx: ObserveContext, a: FillForm, deps: FormDeps,
     const want = k.kind === 'text' ? 'text (a string)' : k.kind === 'check' ? 'true or false' : k.kind === 'select' ? 'an option label (a string, or a list for a multiple select)' : 'file path(s)';
     const fits = k.kind === 'text' ? typeof f.value === 'string' : k.kind === 'check' ? typeof f.value === 'boolean' : typeof f.value !== 'boolean' && (k.multiple || typeof f.value === 'string' || f.value.length === 1);
     if (!fits) throw new SightlineError('INVALID_ARGUMENT', `${name} is ${named(k.el)}: its value is ${want}, not ${JSON.stringify(f.value)}.`, 'Give each field the kind of value its control takes.');
-    if (k.kind === 'file') await Promise.all(list(f.value as string | string[]).map((p) => allowedFile(p, deps.uploadRoots(), 'upload')));
+    if (k.kind === 'file') await Promise.all(list(f.value as string | string[]).map((p) => deps.file(p)));
     plan.push({ node: f.node, ...(f.label !== undefined ? { label: f.label } : {}), kind: k.kind, value: f.value });
   }
   const fields: FilledReport[] = [];

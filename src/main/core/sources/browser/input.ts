@@ -13,17 +13,18 @@ import { settle } from '../aim.ts';
 import type { ActionDetails, ActionOutcome, AfterMode, InputPort, PendingAction, SourceAction, StoredFrame } from '../source.ts';
 import { aimAt, aimOf, NODE_HINT, type AimAt, type Aimed } from './aiming.ts';
 import { fillForm, isFormAction, performForm, type FormDeps } from './forms.ts';
+import { guarded, hopJudge } from './hops.ts';
 import { toFramePoint, type BrowserFrameState } from './frameState.ts';
 import type { BrowserFleet } from './fleet.ts';
 import { parseKeyCombo } from './keys.ts';
 import type { BrowserModuleAction } from './kinds.ts';
-import { isPageAction, performNavigation } from './navigation.ts';
+import { isPageAction, pageFacts, performNavigation } from './navigation.ts';
 import { observe, received, type ObserveContext } from './outcome.ts';
 import { judgeFrame } from './screen.ts';
 import { FIELD_FN, SCROLL_INTO_VIEW_FN, SELECT_ALL_FN, type FocusInfo } from './pageActions.ts';
 import type { PageElement } from './pageScripts.ts';
 import { shorten } from './tabWatch.ts';
-import type { Tab } from './tabs.ts';
+import type { Tab, TabSessions } from './tabs.ts';
 
 /** At most this many characters per call: longer text is refused, not truncated. */
 export const MAX_TEXT_LENGTH = 10_000;
@@ -39,79 +40,83 @@ const BUILTIN = ['click', 'type_text', 'press_key', 'scroll', 'scroll_into_view'
 export class BrowserInput implements InputPort<BrowserFrameState, BrowserModuleAction> {
   readonly actions = BUILTIN;
   readonly #fleet: BrowserFleet;
-  readonly #forms: FormDeps;
 
-  constructor(fleet: BrowserFleet, forms: FormDeps) {
+  constructor(fleet: BrowserFleet) {
     this.#fleet = fleet;
-    this.#forms = forms;
   }
 
   async perform(pending: PendingAction<Action | BrowserModuleAction>, signal: AbortSignal): Promise<ActionDetails> {
     const after = pending.after;
     if (isPageAction(pending.kind)) return performNavigation(this.#fleet, pending as PendingAction<Extract<BrowserModuleAction, { kind: 'navigate' | 'tabs' | 'handle_dialog' }>>, signal);
     const sessions = this.#fleet.forTarget(pending.target);
-    // One lock from the frame's check to the last event: a scroll or navigation by another call
-    // cannot come between the point's mapping and the click.
+    // One lock from the judgement and the frame's check to the last event: a scroll or navigation
+    // by another call cannot come between the point's mapping and the click, and a call waiting
+    // for the tab is judged on the page it will act on (after a pause pressed meanwhile, not at all).
     return sessions.withTab(pending.target, signal, 'action', async (tab) => {
-      const settled = await settle(pending, (frame) => judgeFrame(sessions, tab, frame as StoredFrame<BrowserFrameState>));
-      const frame = 'frame' in settled ? (settled.frame as StoredFrame<BrowserFrameState> | undefined) : undefined;
-      const ctx = this.#ctx(settled.target, tab, after, signal, frame);
-      if (isFormAction(settled)) return performForm(ctx, settled, this.#forms);
-      if (settled.kind === 'fill_form') {
-        const page = await sessions.page(tab);
-        const quiet: ObserveContext = { ...ctx, after: 'none' };
-        return fillForm(ctx, settled, this.#forms, async (node, text) => {
-          const d = await typeInto(quiet, page, { kind: 'type_text', target: settled.target, node, text, clear: true }, false);
-          // The field keeps the focus after typing: read back what it holds.
-          const now = d.outcome?.dialog ? undefined : await sessions.call<FocusInfo | null>(tab, FIELD_FN, [{ text, exact: true }]);
-          return now ? { ...d, outcome: { ...d.outcome, received: received(now) } } : d;
-        });
-      }
-      // Page-level actions were performed above; what is left is a pointer or keyboard action.
-      const action = settled as Action;
-      if (action.kind === 'type_text') checkText(action.text, action.clear === true);
-      const combo = action.kind === 'press_key' ? parseKeyCombo(action.key) : undefined;
-      await tab.watch.trackNetwork().catch(() => undefined);
-      const page = await sessions.page(tab);
-      const summary = after !== 'none';
-      switch (action.kind) {
-        case 'click': {
-          const pre = await aimAt(sessions, tab, { frame, from: required(action), hit: summary, observe: summary });
-          const p = pre.points[0]!;
-          const { outcome } = await observe(ctx, pre, () => holding(page, action.modifiers, () => page.mouse.click(p.x, p.y, { button: action.button, count: action.clicks, delay: action.holdMs })));
-          return details(ctx, pre, outcome, p);
-        }
-        case 'hover': {
-          const pre = await aimAt(sessions, tab, { frame, from: required(action), hit: summary, observe: summary });
-          const p = pre.points[0]!;
-          const { outcome } = await observe(ctx, pre, () => page.mouse.move(p.x, p.y, { steps: 2 }), { cssEffects: true });
-          return details(ctx, pre, outcome, p);
-        }
-        case 'drag':
-          return drag(ctx, page, action, summary);
-        case 'type_text':
-          return typeInto(ctx, page, action, summary);
-        case 'press_key': {
-          const { modifiers, key } = combo!;
-          const pre = summary ? await aimAt(sessions, tab, { observe: true }) : undefined;
-          const { outcome } = await observe(ctx, pre, () => holding(page, modifiers, () => page.keyboard.press(key)));
-          return { key: [...modifiers, key].join('+'), outcome };
-        }
-        case 'scroll':
-          return scroll(ctx, page, action);
-        case 'scroll_into_view': {
-          type Shown = { x: number; y: number; w: number; h: number; sx: number; sy: number; el: PageElement } | null;
-          const args = [action.node, action.block, action.inline];
-          let r = await sessions.call<Shown>(tab, SCROLL_INTO_VIEW_FN, args);
-          if (!r && (await sessions.adoptWorld(tab, action.node))) r = await sessions.call<Shown>(tab, SCROLL_INTO_VIEW_FN, args);
-          if (!r) throw new SightlineError('NODE_NOT_FOUND', `Node "${action.node}" is no longer on the page (or is not a node id from get_ui_tree).`, NODE_HINT, { node: action.node });
-          const point = { x: r.x + r.w / 2, y: r.y + r.h / 2 };
-          return { bounds: { x: r.x, y: r.y, width: r.w, height: r.h }, scroll: { x: r.sx, y: r.sy }, point, outcome: { hit: r.el } };
-        }
-        default:
-          throw new SightlineError('UNSUPPORTED', 'Unsupported action.', `Use ${BUILTIN.join(', ')}.`);
-      }
+      const settled = await settle(pending, () => pageFacts(tab), (frame) => judgeFrame(sessions, tab, frame as StoredFrame<BrowserFrameState>));
+      // A page the input leads to (a link clicked, a form submitted by a key) is judged before it is asked for.
+      return guarded(tab, pending.kind, hopJudge(this.#fleet.urlRules(), pending), signal, () => this.#act(sessions, tab, settled, after, { file: (path) => pending.allowedFile(path, 'upload') }, signal));
     });
+  }
+
+  async #act(sessions: TabSessions, tab: Tab, settled: Action | BrowserModuleAction, after: AfterMode, forms: FormDeps, signal: AbortSignal): Promise<ActionDetails> {
+    const frame = 'frame' in settled ? (settled.frame as StoredFrame<BrowserFrameState> | undefined) : undefined;
+    const ctx = this.#ctx(settled.target, tab, after, signal, frame);
+    if (isFormAction(settled)) return performForm(ctx, settled, forms);
+    if (settled.kind === 'fill_form') {
+      const page = await sessions.page(tab);
+      const quiet: ObserveContext = { ...ctx, after: 'none' };
+      return fillForm(ctx, settled, forms, async (node, text) => {
+        const d = await typeInto(quiet, page, { kind: 'type_text', target: settled.target, node, text, clear: true }, false);
+        // The field keeps the focus after typing: read back what it holds.
+        const now = d.outcome?.dialog ? undefined : await sessions.call<FocusInfo | null>(tab, FIELD_FN, [{ text, exact: true }]);
+        return now ? { ...d, outcome: { ...d.outcome, received: received(now) } } : d;
+      });
+    }
+    // Page-level actions were performed above; what is left is a pointer or keyboard action.
+    const action = settled as Action;
+    if (action.kind === 'type_text') checkText(action.text, action.clear === true);
+    const combo = action.kind === 'press_key' ? parseKeyCombo(action.key) : undefined;
+    await tab.watch.trackNetwork().catch(() => undefined);
+    const page = await sessions.page(tab);
+    const summary = after !== 'none';
+    switch (action.kind) {
+      case 'click': {
+        const pre = await aimAt(sessions, tab, { frame, from: required(action), hit: summary, observe: summary });
+        const p = pre.points[0]!;
+        const { outcome } = await observe(ctx, pre, () => holding(page, action.modifiers, () => page.mouse.click(p.x, p.y, { button: action.button, count: action.clicks, delay: action.holdMs })));
+        return details(ctx, pre, outcome, p);
+      }
+      case 'hover': {
+        const pre = await aimAt(sessions, tab, { frame, from: required(action), hit: summary, observe: summary });
+        const p = pre.points[0]!;
+        const { outcome } = await observe(ctx, pre, () => page.mouse.move(p.x, p.y, { steps: 2 }), { cssEffects: true });
+        return details(ctx, pre, outcome, p);
+      }
+      case 'drag':
+        return drag(ctx, page, action, summary);
+      case 'type_text':
+        return typeInto(ctx, page, action, summary);
+      case 'press_key': {
+        const { modifiers, key } = combo!;
+        const pre = summary ? await aimAt(sessions, tab, { observe: true }) : undefined;
+        const { outcome } = await observe(ctx, pre, () => holding(page, modifiers, () => page.keyboard.press(key)));
+        return { key: [...modifiers, key].join('+'), outcome };
+      }
+      case 'scroll':
+        return scroll(ctx, page, action);
+      case 'scroll_into_view': {
+        type Shown = { x: number; y: number; w: number; h: number; sx: number; sy: number; el: PageElement } | null;
+        const args = [action.node, action.block, action.inline];
+        let r = await sessions.call<Shown>(tab, SCROLL_INTO_VIEW_FN, args);
+        if (!r && (await sessions.adoptWorld(tab, action.node))) r = await sessions.call<Shown>(tab, SCROLL_INTO_VIEW_FN, args);
+        if (!r) throw new SightlineError('NODE_NOT_FOUND', `Node "${action.node}" is no longer on the page (or is not a node id from get_ui_tree).`, NODE_HINT, { node: action.node });
+        const point = { x: r.x + r.w / 2, y: r.y + r.h / 2 };
+        return { bounds: { x: r.x, y: r.y, width: r.w, height: r.h }, scroll: { x: r.sx, y: r.sy }, point, outcome: { hit: r.el } };
+      }
+      default:
+        throw new SightlineError('UNSUPPORTED', 'Unsupported action.', `Use ${BUILTIN.join(', ')}.`);
+    }
   }
 
   #ctx(target: string, tab: Tab, after: AfterMode, signal: AbortSignal, frame: StoredFrame<BrowserFrameState> | undefined): ObserveContext {

@@ -6,8 +6,7 @@
  */
 import { z } from 'zod';
 import { SightlineError } from '../../../../shared/errors.ts';
-import { aimFields, aimOf, defineAction, viaModule } from '../../actions/kinds.ts';
-import { afterField, nodeField } from '../../actions/fields.ts';
+import { afterField, aimFields, aimOf, defineAction, nodeField, viaModule } from '../../actionDefs.ts';
 import type { ModuleAction } from '../source.ts';
 import { normaliseUrl } from './urls.ts';
 import { originOf } from './urlPolicy.ts';

@@ -2,8 +2,6 @@
 import { scrollIntoViewTool } from '../../mcp/sharedTools.ts';
 import { defineSource } from '../module.ts';
 import type { BrowserSource } from './browserSource.ts';
-import { ownUrl } from '../../util/self.ts';
-import { allowNamesOfUrl } from './urlPolicy.ts';
 import { browserSettings } from './settings.ts';
 import { browserTools } from './tools.ts';
 
@@ -29,14 +27,8 @@ export const browserModule = defineSource({
       run: async (source: BrowserSource) => ({ target: await source.launch(), message: 'Browser launched with its own profile. Its tabs are now targets.' }),
     },
   ],
-  // A tab answers to the origin of the page it shows (its title is the page's to choose).
-  allowNames: (t) => allowNamesOfUrl(typeof t.details?.url === 'string' ? t.details.url : undefined),
-  ownTarget: async (target, source, own, signal) => {
-    const url = await source.screen.urlOf(target, signal);
-    return url === undefined ? undefined : ownUrl(url, own);
-  },
   async create(ctx) {
     const { createBrowserSource } = await import('./browserSource.ts');
-    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, uploadRoots: () => ctx.core().files.uploadRoots, allowlist: () => ctx.core().input.allowlist, onLost: () => ctx.healthChanged() });
+    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, onLost: () => ctx.healthChanged() });
   },
 });

@@ -3,15 +3,15 @@
  * to settle), tabs (new, close, select) and handle_dialog (accept or dismiss the dialog that
  * stopped the page, then finish telling what the action that opened it did).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Page, Protocol } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { SightlineError } from '../../../../shared/errors.ts';
-import type { ActionDetails, ActionOutcome, PendingAction } from '../source.ts';
+import type { ActionDetails, ActionOutcome, PendingAction, TargetFacts } from '../source.ts';
 import type { BrowserFleet } from './fleet.ts';
+import { blankTab, guarded, guardHops, hopJudge } from './hops.ts';
 import type { BrowserModuleAction, NavigateParams, WaitUntil } from './kinds.ts';
 import { dialogOf, finishPending } from './outcome.ts';
 import type { Tab } from './tabs.ts';
-import { judgeHop, judgeUrl, type UrlRules } from './urlPolicy.ts';
+import { judgeUrl, type UrlRules } from './urlPolicy.ts';
 
 type PageAction = Extract<BrowserModuleAction, { kind: 'navigate' | 'tabs' | 'handle_dialog' }>;
 
@@ -21,52 +21,33 @@ export function isPageAction(kind: string): kind is PageAction['kind'] {
   return kind === 'navigate' || kind === 'tabs' || kind === 'handle_dialog';
 }
 
-/** Perform a page-level action. None aims at a point of a frame, so there is nothing to map. */
-export async function performNavigation(fleet: BrowserFleet, pending: PendingAction<PageAction>, signal: AbortSignal): Promise<ActionDetails> {
-  const a = pending.resolve({});
-  switch (a.kind) {
-    case 'navigate':
-      return fleet.forTarget(a.target).withTab(a.target, signal, 'action', (tab) => navigate(tab, a.params, fleet.urlRules(), signal));
-    case 'tabs':
-      return tabsAction(fleet, a, signal);
-    case 'handle_dialog':
-      return fleet.forTarget(a.target).withTab(a.target, signal, 'dialog', (tab) => handleDialog(tab, a.params));
-  }
+/** The tab as the action's judge reads it, under the tab's lock: the URL it shows now. */
+export async function pageFacts(tab: Tab): Promise<TargetFacts> {
+  return { kind: 'page', url: (await tab.session.send('Target.getTargetInfo')).targetInfo.url };
 }
+
+type HopJudge = (url: string, mainFrame: boolean) => void;
 
 /**
- * Judge every document request of the tab while a navigation runs, redirects included: a hop to
- * a URL the tab may not be sent to (Sightline's own dashboard, an /auth URL, an origin off the
- * allowlist) is failed before it reaches its server, and the first such hop of the main frame is
- * kept to report.
+ * Perform a page-level action, judged under the tab's lock like every action (a new tab by where
+ * it opens); every hop of the navigation it starts is judged too. None aims at a point of a
+ * frame, so there is nothing to map.
  */
-async function guardRequests(tab: Tab, rules: UrlRules): Promise<{ refused(): SightlineError | undefined; stop(): Promise<void> }> {
-  let refused: SightlineError | undefined;
-  const main = (await tab.session.send('Page.getFrameTree')).frameTree.frame.id;
-  const onPaused = (e: Protocol.Fetch.RequestPausedEvent): void => {
-    try {
-      // The page's own frames are judged by the allowlist too; a frame inside it only by the URL rules.
-      if (e.frameId === main) judgeHop(e.request.url, rules);
-      else judgeUrl(e.request.url, rules);
-    } catch (err) {
-      if (e.frameId === main) refused ??= err as SightlineError;
-      void tab.session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
-      return;
-    }
-    void tab.session.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => undefined);
-  };
-  tab.session.on('Fetch.requestPaused', onPaused);
-  await tab.session.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
-  return {
-    refused: () => refused,
-    async stop() {
-      tab.session.off('Fetch.requestPaused', onPaused);
-      await tab.session.send('Fetch.disable').catch(() => undefined);
-    },
-  };
+export async function performNavigation(fleet: BrowserFleet, pending: PendingAction<PageAction>, signal: AbortSignal): Promise<ActionDetails> {
+  const hops = hopJudge(fleet.urlRules(), pending);
+  if (pending.kind === 'tabs') return tabsAction(fleet, pending, hops, signal);
+  const sessions = fleet.forTarget(pending.target);
+  const kind = pending.kind === 'handle_dialog' ? 'dialog' : 'action';
+  return sessions.withTab(pending.target, signal, kind, async (tab) => {
+    await pending.judge(() => pageFacts(tab));
+    const a = pending.resolve({});
+    if (a.kind === 'navigate') return navigate(tab, a.params, fleet.urlRules(), hops, signal);
+    if (a.kind === 'handle_dialog') return guarded(tab, 'handle_dialog', hops, signal, () => handleDialog(tab, a.params));
+    throw new SightlineError('INTERNAL', `${a.kind} is not a page action.`, 'This is a bug: report it.');
+  });
 }
 
-async function navigate(tab: Tab, params: NavigateParams, rules: UrlRules, signal: AbortSignal): Promise<ActionDetails> {
+async function navigate(tab: Tab, params: NavigateParams, rules: UrlRules, hops: HopJudge, signal: AbortSignal): Promise<ActionDetails> {
   const { action, url } = params;
   const waitUntil: WaitUntil = params.waitUntil ?? 'load';
   const timeoutMs = params.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -87,12 +68,13 @@ async function navigate(tab: Tab, params: NavigateParams, rules: UrlRules, signa
       const h = await tab.session.send('Page.getNavigationHistory');
       const entry = h.entries[h.currentIndex + (action === 'back' ? -1 : 1)];
       if (!entry) throw new SightlineError('INVALID_ARGUMENT', `There is no page to go ${action} to in this tab's history.`, action === 'back' ? 'Navigate to a URL instead.' : 'Go back first, or navigate to a URL.');
-      judgeUrl(entry.url, rules);
+      // A page restored from the back-forward cache sends no request to judge: its URL is judged here.
+      hops(entry.url, true);
       await tab.session.send('Page.navigateToHistoryEntry', { entryId: entry.id });
     }
   };
   const g = w.dialogGuard(tab.targetId);
-  const guard = await guardRequests(tab, rules);
+  const guard = await guardHops(tab, hops);
   const outcome: ActionOutcome = {};
   let note: string | undefined;
   try {
@@ -117,8 +99,7 @@ async function navigate(tab: Tab, params: NavigateParams, rules: UrlRules, signa
   const refused = guard.refused();
   if (refused) {
     // The tab is left blank, not on an error page that names Sightline's URL.
-    await tab.session.send('Page.navigate', { url: 'about:blank' }).catch(() => undefined);
-    for (let i = 0; i < 40 && (await tab.session.send('Target.getTargetInfo').catch(() => undefined))?.targetInfo.url !== 'about:blank'; i++) await sleep(50);
+    await blankTab(tab);
     throw new SightlineError(refused.code, `The page led to a URL that is not opened, and was stopped: ${refused.message}`, refused.hint);
   }
   const dialog = dialogOf(w);
@@ -131,34 +112,43 @@ async function navigate(tab: Tab, params: NavigateParams, rules: UrlRules, signa
   return { url: info.url, title: info.title, ...(status !== undefined ? { status } : {}), waitedMs: Date.now() - started, outcome, ...(note ? { note } : {}) };
 }
 
-async function tabsAction(fleet: BrowserFleet, a: Extract<PageAction, { kind: 'tabs' }>, signal: AbortSignal): Promise<ActionDetails> {
-  const action = a.params.action;
-  if (action === 'new') {
-    // Judged before the tab exists: a refused URL leaves no tab behind.
-    const rules = fleet.urlRules();
-    if (a.params.url !== undefined) judgeUrl(a.params.url, rules);
-    const sessions = fleet.forTarget(a.target, { connection: true });
-    const browser = await sessions.browser(signal);
-    const page: Page = await browser.newPage();
-    const tab = await sessions.tab(page.target());
-    tab.page = Promise.resolve(page);
-    if (a.params.url === undefined) return { target: tab.targetId, url: page.url() };
-    const nav = await sessions.withTab(tab.targetId, signal, 'action', (t) => navigate(t, { url: a.params.url, ...(a.params.waitUntil ? { waitUntil: a.params.waitUntil } : {}), ...(a.params.timeoutMs !== undefined ? { timeoutMs: a.params.timeoutMs } : {}) }, rules, signal));
-    // A new tab's first page is the answer itself, not an outcome (no older frame of it can be stale).
-    const { navigated: _first, ...outcome } = nav.outcome ?? {};
-    return { ...nav, outcome, target: tab.targetId };
-  }
-  {
-    const sessions = fleet.forTarget(a.target);
-    return sessions.withTab(a.target, signal, 'dialog', async (tab) => {
-      if (action === 'select') {
-        await tab.session.send('Page.bringToFront');
-        return { target: tab.targetId };
-      }
-      await (await sessions.page(tab)).close({ runBeforeUnload: false });
-      return { target: tab.targetId, closed: true };
+async function tabsAction(fleet: BrowserFleet, pending: PendingAction<PageAction>, hops: HopJudge, signal: AbortSignal): Promise<ActionDetails> {
+  const sessions = fleet.forTarget(pending.target, { connection: true });
+  if (sessions.localId(pending.target) === undefined) {
+    // A browser, not a tab: only a new tab opens there, judged by where it opens.
+    await pending.judge(() => {
+      throw new SightlineError('INVALID_ARGUMENT', `${pending.target} is a browser, not a tab.`, 'Give a tab id from list_targets.');
     });
+    return newTab(fleet, pending.resolve({}) as Extract<PageAction, { kind: 'tabs' }>, hops, signal);
   }
+  return sessions.withTab(pending.target, signal, 'dialog', async (tab) => {
+    await pending.judge(() => pageFacts(tab));
+    const a = pending.resolve({}) as Extract<PageAction, { kind: 'tabs' }>;
+    if (a.params.action === 'new') return newTab(fleet, a, hops, signal);
+    if (a.params.action === 'select') {
+      await tab.session.send('Page.bringToFront');
+      return { target: tab.targetId };
+    }
+    await (await sessions.page(tab)).close({ runBeforeUnload: false });
+    return { target: tab.targetId, closed: true };
+  });
+}
+
+async function newTab(fleet: BrowserFleet, a: Extract<PageAction, { kind: 'tabs' }>, hops: HopJudge, signal: AbortSignal): Promise<ActionDetails> {
+  // Judged before the tab exists: a refused URL leaves no tab behind.
+  const rules = fleet.urlRules();
+  if (a.params.url !== undefined) judgeUrl(a.params.url, rules);
+  const sessions = fleet.forTarget(a.target, { connection: true });
+  const browser = await sessions.browser(signal);
+  const page: Page = await browser.newPage();
+  const tab = await sessions.tab(page.target());
+  tab.page = Promise.resolve(page);
+  if (a.params.url === undefined) return { target: tab.targetId, url: page.url() };
+  const params = { url: a.params.url, ...(a.params.waitUntil ? { waitUntil: a.params.waitUntil } : {}), ...(a.params.timeoutMs !== undefined ? { timeoutMs: a.params.timeoutMs } : {}) };
+  const nav = await sessions.withTab(tab.targetId, signal, 'action', (t) => navigate(t, params, rules, hops, signal));
+  // A new tab's first page is the answer itself, not an outcome (no older frame of it can be stale).
+  const { navigated: _first, ...outcome } = nav.outcome ?? {};
+  return { ...nav, outcome, target: tab.targetId };
 }
 
 async function handleDialog(tab: Tab, params: { accept: boolean; promptText?: string }): Promise<ActionDetails> {

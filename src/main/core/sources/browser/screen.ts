@@ -29,11 +29,6 @@ export class BrowserScreen implements ScreenPort<BrowserFrameState> {
     this.#fleet = fleet;
   }
 
-  /** The URL a tab shows now (one CDP call: cheaper than listing every tab). */
-  urlOf(target: string, signal: AbortSignal): Promise<string | undefined> {
-    return this.#fleet.forTarget(target).urlOf(target, signal);
-  }
-
   listTargets(signal: AbortSignal): Promise<TargetInfo[]> {
     return this.#fleet.listEach((s) => this.#list(s, signal));
   }

@@ -130,19 +130,6 @@ export class TabSessions {
     return tab;
   }
 
-  /** The URL a tab shows now, read without its lock (a long action on it does not hold this up). */
-  async urlOf(target: string, signal: AbortSignal): Promise<string | undefined> {
-    const id = this.localId(target);
-    if (!id) throw new SightlineError('TAB_NOT_FOUND', `"${target}" is not a browser tab id.`, TAB_HINT, { target });
-    const browser = await this.browser(signal);
-    try {
-      const tab = await this.#find(browser, id);
-      return (await tab.session.send('Target.getTargetInfo')).targetInfo.url;
-    } catch (e) {
-      throw this.#mapError(e, browser, target, 'action');
-    }
-  }
-
   page(tab: Tab): Promise<Page> {
     tab.page ??= tab.target.page().then((p) => {
       if (!p) throw new SightlineError('TAB_NOT_FOUND', `Target ${tab.id} is not a page.`, TAB_HINT);

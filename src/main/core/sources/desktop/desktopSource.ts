@@ -9,6 +9,7 @@ import { desktopHealth, displayServer } from './environment.ts';
 import { DesktopInput } from './input.ts';
 import { DesktopScreen } from './screen.ts';
 import { DesktopSession, type DesktopSourceOptions } from './session.ts';
+import { AppAccess } from './tree/appAccess.ts';
 import { treeBackend } from './tree/backend.ts';
 import { DesktopTree } from './tree/desktopTree.ts';
 
@@ -21,6 +22,8 @@ export interface DesktopSource extends Source {
   /** Absent on a platform without an accessibility route. */
   readonly tree?: DesktopTree;
   readonly text?: DesktopTree;
+  /** Linux: starting Chromium, Electron and Qt 6 apps with their tree on (the appAccessibility setting). */
+  readonly appAccess?: AppAccess;
 }
 
 export function createDesktopSource(options: DesktopSourceOptions): DesktopSource {
@@ -29,18 +32,26 @@ export function createDesktopSource(options: DesktopSourceOptions): DesktopSourc
   const backend = treeBackend(session, options.env ?? process.env);
   const tree = backend ? new DesktopTree(session, backend) : undefined;
   const input = new DesktopInput(session, screen, tree);
+  const env = options.env ?? process.env;
+  const appAccess = tree && tree.backend === 'AT-SPI' ? new AppAccess({ env, ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(process.getuid ? { uid: process.getuid() } : {}) }) : undefined;
+  const appAccessOn = options.settings?.appAccessibility ?? false;
   return {
     name: 'desktop',
     screen,
     input,
     ...(tree ? { tree, text: tree } : {}),
+    ...(appAccess ? { appAccess } : {}),
     health: async () => {
       const h = await health(session);
-      // Whether window trees can be read: a checklist item, never a reason to call the source unavailable.
-      const check = h.available ? await tree?.check() : undefined;
-      return check ? { ...h, checks: [...(h.checks ?? []), check] } : h;
+      if (!h.available) return h;
+      // Whether window trees can be read: checklist items, never a reason to call the source unavailable.
+      const treeCheck = await tree?.check();
+      const checks = [...(h.checks ?? []), ...(treeCheck ? [treeCheck] : [])];
+      if (appAccess && treeCheck?.status === 'ok') checks.push(await appAccess.check(appAccessOn));
+      return checks.length ? { ...h, checks } : h;
     },
     dispose: async () => {
+      screen.dispose();
       await input.dispose();
       await tree?.dispose();
     },

@@ -48,9 +48,13 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
       throw new SightlineError('PERMISSION_DENIED', 'Sightline may not send input: the Accessibility permission is not granted.', `Allow Sightline in ${MAC_ACCESSIBILITY}.`);
     }
     return this.#input.runExclusive(async () => {
-      // The window's place is judged, the points mapped and a node found where it is now while no
-      // other input can move it.
-      const settled = await settle(pending, (frame) => this.#screen.checkFrame(frame as StoredFrame<DesktopFrameState>));
+      // The window's owner and place are judged, the points mapped and a node found where it is
+      // now while no other input can move it (and a call that waited for the mouse is judged now).
+      const settled = await settle(
+        pending,
+        () => this.#screen.facts(pending.target),
+        (frame) => this.#screen.checkFrame(frame as StoredFrame<DesktopFrameState>),
+      );
       const aimed = await resolveAims(this.#tree, settled, signal);
       const details = await this.#performAt(aimed.action, signal);
       return aimed.node ? { ...details, point: aimed.node.point, outcome: { ...details.outcome, hit: aimed.node.element } } : details;

@@ -1,5 +1,4 @@
 /** The desktop source module: displays and application windows on macOS, Windows and X11. */
-import { basename } from 'node:path';
 import { focusWindowTool } from '../../mcp/sharedTools.ts';
 import { defineSource } from '../module.ts';
 import { desktopSettings } from './settings.ts';
@@ -14,6 +13,13 @@ export const desktopModule = defineSource({
   fields: [
     { key: 'desktop.display', section: 'Connections', kind: 'text', label: 'X11 display', placeholder: ':0', env: 'DISPLAY', help: 'Used when Sightline is started without DISPLAY (MCP clients start it with a bare environment).' },
     { key: 'desktop.raiseBeforeCapture', section: 'Capture', kind: 'toggle', label: 'Raise a covered window before capturing it', help: 'Off: the capture names what covers it instead.' },
+    {
+      key: 'desktop.appAccessibility',
+      section: 'Capture',
+      kind: 'toggle',
+      label: 'Start Chromium, Electron and Qt apps with accessibility on (Linux)',
+      help: 'Their controls reach get_ui_tree once they are started again; Setup lists the apps. Off removes Sightline’s launchers.',
+    },
   ],
   // A display that is misspelt or not running would be saved and then fail every capture.
   vet: async (next, previous) => {
@@ -24,23 +30,18 @@ export const desktopModule = defineSource({
   },
   tools: [focusWindowTool],
   osPermissions: true,
-  // A window answers to its application (its class, or the OS's app name) and its executable, never its title.
-  allowNames: (t) => {
-    const exe = typeof t.details?.exe === 'string' ? t.details.exe : undefined;
-    return [t.app, exe, exe ? basename(exe) : undefined];
-  },
-  ownTarget: async (target, source, own, signal) => {
-    const pid = (await source.screen?.listTargets(signal))?.find((t) => t.id === target)?.details?.pid;
-    return typeof pid === 'number' && own.pids.has(pid) ? `the Sightline app's own window (process ${pid})` : undefined;
-  },
   async create(ctx) {
     const { createDesktopSource } = await import('./desktopSource.ts');
-    return createDesktopSource({
+    const source = createDesktopSource({
       settings: ctx.settings(),
       env: ctx.env,
+      dataDir: ctx.dataDir,
       permissions: ctx.host.macPermissions,
       // Raising is input to the desktop: never while the person has paused it or made Sightline read-only.
-      raiseBeforeCapture: () => ctx.settings().raiseBeforeCapture && !ctx.core().input.paused && !ctx.core().input.readOnly,
+      raiseBeforeCapture: () => ctx.settings().raiseBeforeCapture && ctx.inputAllowed(),
     });
+    // The session's accessibility status lasts as long as the desktop session: set again on every start.
+    await source.appAccess?.apply(ctx.settings().appAccessibility);
+    return source;
   },
 });

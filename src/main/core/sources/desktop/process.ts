@@ -1,27 +1,14 @@
 /**
  * The process behind a window: what the input allowlist judges a window by and what tells the
- * Sightline app's own window, since a title is the app's (or a web page's) to choose. On X11 the
- * window names its process in _NET_WM_PID (read with xprop when node-screenshots has no pid),
- * and /proc/<pid>/exe names the executable.
+ * Sightline app's own window, since a title is the app's (or a web page's) to choose. It is read
+ * from the OS, never from the window: on X11 the X server says which client owns the window
+ * (X-Resource, xres.ts; `_NET_WM_PID` and the window's class are the app's own claims), on macOS
+ * and Windows the window list names its owning process. /proc/<pid>/exe names the executable.
  */
 import { realpathSync } from 'node:fs';
 import type { TargetInfo } from '../../../../shared/frame.ts';
-
-/** How long "this window names no process" is trusted. */
-const UNKNOWN_TTL_MS = 10_000;
-
-export interface WindowProcess {
-  pid?: number;
-  /** The executable's real path. */
-  exe?: string;
-}
-
-/** The pid in `xprop -id <w> _NET_WM_PID` output ("_NET_WM_PID(CARDINAL) = 1234"). */
-export function parseWmPid(out: string): number | undefined {
-  const m = /_NET_WM_PID\(CARDINAL\) = (\d+)/.exec(out);
-  const pid = m ? Number(m[1]) : NaN;
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
+import type { TargetFacts, WindowOwner } from '../source.ts';
+import type { XOwner, XResourceOwners } from './xres.ts';
 
 export function exeOf(pid: number, platform: NodeJS.Platform = process.platform): string | undefined {
   if (platform !== 'linux') return undefined;
@@ -32,44 +19,48 @@ export function exeOf(pid: number, platform: NodeJS.Platform = process.platform)
   }
 }
 
-/**
- * Processes of windows, remembered per window id (a window keeps its process); `xprop` runs
- * once for a window node-screenshots gives no pid for.
- */
 export class WindowProcesses {
-  readonly #known = new Map<string, WindowProcess & { at: number }>();
-  readonly #xprop: (windowId: string) => Promise<string>;
+  readonly #owners: XResourceOwners | undefined;
   readonly #platform: NodeJS.Platform;
 
-  constructor(xprop: (windowId: string) => Promise<string>, platform: NodeJS.Platform) {
-    this.#xprop = xprop;
+  /** `owners` answers on X11; elsewhere the window list's own pid is the OS's word. */
+  constructor(owners: XResourceOwners | undefined, platform: NodeJS.Platform) {
+    this.#owners = owners;
     this.#platform = platform;
   }
 
-  /** Add `pid` and `exe` to each window's details. */
+  /** Set each window's `pid` and `exe` details as the OS tells them (none where it cannot tell). */
   async annotate(targets: TargetInfo[]): Promise<void> {
-    const live = new Set<string>();
-    await Promise.all(
-      targets
-        .filter((t) => t.kind === 'window')
-        .map(async (t) => {
-          live.add(t.id);
-          let p: WindowProcess | undefined = this.#known.get(t.id);
-          if (p) {
-            const { at: _at, ...known } = p as WindowProcess & { at: number };
-            p = known;
-          } else {
-            let pid = typeof t.details?.pid === 'number' ? t.details.pid : undefined;
-            if (pid === undefined && this.#platform === 'linux') pid = parseWmPid(await this.#xprop(t.id.slice(t.id.lastIndexOf(':') + 1)).catch(() => ''));
-            const exe = pid !== undefined ? exeOf(pid, this.#platform) : undefined;
-            p = { ...(pid !== undefined ? { pid } : {}), ...(exe ? { exe } : {}) };
-            this.#known.set(t.id, { ...p, at: Date.now() });
-          }
-          t.details = { ...t.details, ...p };
-        }),
-    );
-    // A window may set _NET_WM_PID after it maps: one without is asked again after a while.
-    const stale = Date.now() - UNKNOWN_TTL_MS;
-    for (const [id, p] of this.#known) if (!live.has(id) || (p.pid === undefined && p.at < stale)) this.#known.delete(id);
+    const windows = targets.filter((t) => t.kind === 'window');
+    const x = this.#owners ? await this.#owners.owners(windows.map((t) => windowIdOf(t.id))) : undefined;
+    for (const t of windows) {
+      const { pid: _claimed, exe: _exe, ...rest } = t.details ?? {};
+      const owner = this.#owner(t, x?.get(windowIdOf(t.id)));
+      t.details = { ...rest, ...('pid' in owner ? { pid: owner.pid, ...(owner.exe ? { exe: owner.exe } : {}) } : {}) };
+    }
   }
+
+  /** A window as the action's judge sees it, read now. */
+  async facts(target: TargetInfo): Promise<TargetFacts> {
+    const x = this.#owners ? await this.#owners.owner(windowIdOf(target.id)) : undefined;
+    const owner = this.#owner(target, x);
+    const label = target.app ?? target.title;
+    return 'pid' in owner ? { kind: 'window', owner, ...(label ? { label } : {}) } : { kind: 'window', unknown: owner.unknown, ...(label ? { label } : {}) };
+  }
+
+  #owner(t: TargetInfo, x: XOwner | undefined): WindowOwner | { unknown: string } {
+    if (this.#owners) {
+      if (!x || 'unknown' in x) return { unknown: x?.unknown ?? 'no answer from the X server' };
+      const exe = exeOf(x.pid, this.#platform);
+      return { pid: x.pid, ...(exe ? { exe } : {}) };
+    }
+    const pid = typeof t.details?.pid === 'number' ? t.details.pid : undefined;
+    if (pid === undefined) return { unknown: 'the system names no process for it' };
+    const exe = exeOf(pid, this.#platform);
+    return { pid, ...(exe ? { exe } : {}), ...(t.app ? { app: t.app } : {}) };
+  }
+}
+
+function windowIdOf(target: string): number {
+  return Number(target.slice(target.lastIndexOf(':') + 1));
 }

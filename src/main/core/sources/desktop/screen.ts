@@ -8,10 +8,11 @@ import { z } from 'zod';
 import { SightlineError, isSightlineError } from '../../../../shared/errors.ts';
 import type { Rect, TargetInfo } from '../../../../shared/frame.ts';
 import { fitSize } from '../../image/fit.ts';
-import type { CaptureOptions, CapturedImage, FrameCheck, ScreenPort, StoredFrame } from '../source.ts';
+import type { CaptureOptions, CapturedImage, FrameCheck, ScreenPort, StoredFrame, TargetFacts } from '../source.ts';
 import { MAC_SCREEN_RECORDING } from './environment.ts';
 import { coverage } from './geometry.ts';
 import { WindowProcesses } from './process.ts';
+import { XResourceOwners } from './xres.ts';
 import { allWindows, boundsOf, get, parseDesktopTarget, saneBounds, windowInfo, type DesktopSession, type Shots, type ShotMonitor, type ShotWindow } from './session.ts';
 
 /** A window's or display's place when it was captured. */
@@ -29,10 +30,31 @@ export class DesktopScreen implements ScreenPort<DesktopFrameState> {
   readonly state = desktopFrameState;
   readonly #s: DesktopSession;
   readonly #processes: WindowProcesses;
+  readonly #owners: XResourceOwners | undefined;
 
   constructor(session: DesktopSession) {
     this.#s = session;
-    this.#processes = new WindowProcesses((id) => session.run('xprop', ['-id', id, '_NET_WM_PID'], undefined, 2000), session.platform);
+    // X11: the X server says who owns a window; elsewhere the OS's window list does.
+    this.#owners = session.platform === 'linux' ? new XResourceOwners(() => session.facts().display, () => session.prepareDisplay()) : undefined;
+    this.#processes = new WindowProcesses(this.#owners, session.platform);
+  }
+
+  /** A target as the action's judge sees it, read now: a window's owning process, or a display. */
+  async facts(target: string): Promise<TargetFacts> {
+    const t = parseDesktopTarget(target);
+    if (t.kind === 'display') {
+      const m = await this.#s.monitor(t.id);
+      return { kind: 'display', label: get(() => m.name()) || target };
+    }
+    const w = await this.#s.window(t.id);
+    const app = get(() => w.appName()) || undefined;
+    const title = get(() => w.title()) || undefined;
+    const pid = get(() => w.pid());
+    return this.#processes.facts({ id: target, source: 'desktop', kind: 'window', title: title ?? '', ...(app ? { app } : {}), details: pid ? { pid } : {} });
+  }
+
+  dispose(): void {
+    this.#owners?.dispose();
   }
 
   async listTargets(_signal?: AbortSignal): Promise<TargetInfo[]> {

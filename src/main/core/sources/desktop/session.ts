@@ -30,6 +30,8 @@ export interface DesktopSourceOptions {
   permissions?: () => { screenRecording?: PermissionState; accessibility?: PermissionState };
   /** Whether a covered window may be raised before capture (default: settings.raiseBeforeCapture). */
   raiseBeforeCapture?: () => boolean;
+  /** Sightline's data directory (what the source remembers having changed in the desktop session). */
+  dataDir?: string;
   /** Whether a command is on PATH (tests). */
   which?: (cmd: string) => boolean;
 }

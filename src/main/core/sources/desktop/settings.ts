@@ -12,6 +12,12 @@ export const desktopSettings = z
      * read-only.
      */
     raiseBeforeCapture: z.boolean().default(true),
+    /**
+     * Linux: start Chromium, Chrome and Electron apps with their accessibility tree on (launchers
+     * of their own) and turn on the session's accessibility status (Qt 6 reads it), so their
+     * controls reach the desktop tree. Off: Sightline's launchers are removed.
+     */
+    appAccessibility: z.boolean().default(false),
   })
   .prefault({});
 

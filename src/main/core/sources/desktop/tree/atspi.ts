@@ -56,7 +56,9 @@ export class AtspiBackend implements TreeBackend {
     }
     this.#windows.set(window.id, ref);
     const elements = await walk(bus, ref, options.maxElements, options.signal);
-    if (elements.length === 0) return undefined;
+    // The window alone is no tree: a Chromium app started without accessibility shows its frame and
+    // nothing inside, and its text is better read by OCR than not at all.
+    if (elements.length <= 1) return undefined;
     return { elements, app: ref[0] };
   }
 
@@ -259,9 +261,15 @@ async function readDetails(bus: DbusConnection, raws: Raw[], elements: AxElement
         return;
       }
       if (EDITABLE.has(e.role) && !e.name) {
-        // A field is named by its label where the toolkit does not copy the label into the name (GTK 3).
+        // A field is named by its label where the toolkit does not copy the label into the name (GTK 3),
+        // else by its placeholder, as a page names a field that has nothing else (GTK 3 keeps it in an attribute).
         const label = related(await relations(i), LABELLED_BY);
         if (label !== undefined) labelledBy.set(i, label);
+        else {
+          const attributes = await call<[string, string][] | Record<string, string>>(bus, ref, ACC, 'GetAttributes').catch(() => undefined);
+          const placeholder = attribute(attributes, 'placeholder-text')?.trim();
+          if (placeholder) e.name = placeholder;
+        }
       }
       // A password field's value is never read (the bus would hand it over).
       if (e.states.password) return;
@@ -295,6 +303,13 @@ async function extents(bus: DbusConnection, ref: ObjRef): Promise<Rect> {
   // Toolkits report -1 (or -2^31) for an element with no place on screen.
   if (width <= 0 || height <= 0 || x < -100_000 || y < -100_000) return empty();
   return { x, y, width, height };
+}
+
+/** One attribute of an `a{ss}` answer (dbus-native hands a dict as [key, value] pairs). */
+function attribute(attributes: [string, string][] | Record<string, string> | undefined, key: string): string | undefined {
+  if (!attributes) return undefined;
+  if (Array.isArray(attributes)) return attributes.find(([k]) => k === key)?.[1];
+  return attributes[key];
 }
 
 function has(states: readonly number[], bit: number): boolean {

@@ -4,7 +4,8 @@
  * title and place match, element by element, and prints one JSON document that `parseAx` turns
  * into elements. Sightline needs the Accessibility permission for it (as for input). Written to
  * the System Events and AX attribute documentation; it could not be run on the Linux machines
- * this was built on, and is tested on captured output (tests/fixtures/desktop/ax-*.json).
+ * this was built on, and its parser is tested on hand-written output of the script's shape
+ * (tests/fixtures/desktop/ax-*.handwritten.json) until a capture from a real Mac replaces it.
  */
 import { execFile } from 'node:child_process';
 import { SightlineError } from '../../../../../shared/errors.ts';
@@ -70,7 +71,7 @@ interface AxItem {
   focused: boolean;
 }
 
-/** The script's output as elements (pure: tested on captured output). */
+/** The script's output as elements (pure: tested on hand-written output). */
 export function parseAx(json: string): AxSnapshot | undefined {
   const doc = JSON.parse(json) as { app?: string; elements?: AxItem[]; error?: string };
   if (!doc.elements?.length) return undefined;

@@ -44,15 +44,30 @@ export async function connectDbus(address: string): Promise<DbusConnection> {
   const dbus = await native;
   const bus = dbus.createClient({ busAddress: address });
   let broken: Error | undefined;
-  bus.connection.on('error', (e) => (broken = e));
+  // Calls waiting for an answer: a connection that fails (no such socket) fails them at once.
+  const waiting = new Set<(e: Error) => void>();
+  bus.connection.on('error', (e) => {
+    broken = e;
+    for (const fail of waiting) fail(e);
+    waiting.clear();
+  });
   return {
     call<T>(c: DbusCall): Promise<T> {
       if (broken) return Promise.reject(broken);
       return new Promise<T>((ok, fail) => {
         const msg: DbusCall = { destination: c.destination, path: c.path, interface: c.interface, member: c.member, ...(c.signature ? { signature: c.signature, body: c.body ?? [] } : {}) };
+        const failNow = (e: Error): void => {
+          clearTimeout(timer);
+          fail(e);
+        };
         // An app whose main loop is stuck never answers: its calls fail instead of hanging the tool.
-        const timer = setTimeout(() => fail(new DbusError(`no answer from ${c.destination} in ${CALL_TIMEOUT_MS} ms (${c.member})`)), CALL_TIMEOUT_MS);
+        const timer = setTimeout(() => {
+          waiting.delete(failNow);
+          fail(new DbusError(`no answer from ${c.destination} in ${CALL_TIMEOUT_MS} ms (${c.member})`));
+        }, CALL_TIMEOUT_MS);
+        waiting.add(failNow);
         bus.invoke(msg, (err, result) => {
+          waiting.delete(failNow);
           clearTimeout(timer);
           if (err) fail(new DbusError(err));
           else ok((c.interface === PROPERTIES && c.member === 'Get' ? unwrapVariant(result) : result) as T);

@@ -143,6 +143,10 @@ export function textItems(tree: WindowTree): TextItem[] {
   const items: TextItem[] = [];
   read.elements.forEach((e, i) => {
     if (e.role === 'window' || !visible(e, window.bounds)) return;
+    // A text leaf that repeats its parent's name (Chromium gives a heading, link or cell its text
+    // as a child too) is the same words at the same place: one hit, the parent's.
+    const parent = e.parent !== undefined ? read.elements[e.parent] : undefined;
+    if (parent && (e.role === 'text' || e.role === 'label') && e.labelFor === undefined && sameWords(parent.name, e.name) && inside(e.bounds, parent.bounds)) return;
     // A label is one place with the control it labels: its words aim at the control.
     const ctl = e.labelFor !== undefined ? read.elements[e.labelFor]! : e;
     const node = e.labelFor !== undefined ? read.ids[e.labelFor]! : read.ids[i]!;
@@ -152,6 +156,16 @@ export function textItems(tree: WindowTree): TextItem[] {
     if (e.value?.trim() && !e.states.password && EDITABLE.has(e.role)) items.push({ text: e.value, bounds, node: read.ids[i]!, confidence: 1, ...kind });
   });
   return items;
+}
+
+function sameWords(a: string, b: string): boolean {
+  const norm = (s: string): string => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+  return norm(a) !== '' && norm(a) === norm(b);
+}
+
+/** `r` lies within `outer` (a pixel of rounding allowed). */
+function inside(r: Rect, outer: Rect): boolean {
+  return r.x >= outer.x - 1 && r.y >= outer.y - 1 && r.x + r.width <= outer.x + outer.width + 1 && r.y + r.height <= outer.y + outer.height + 1;
 }
 
 /** On screen: shown, with a box that meets the window's. */
@@ -167,9 +181,11 @@ function clip(r: Rect, to: Rect): Rect {
 }
 
 export function noTree(target: string, backend: string): SightlineError {
+  // On Linux the commonest cause is a Chromium, Electron or Qt 6 app started without accessibility.
+  const linux = backend === 'AT-SPI' ? ' A Chromium, Electron or Qt 6 app shows its controls once the person turns on "Start these apps with accessibility on" in Sightline\'s Setup and reopens it.' : '';
   return new SightlineError(
     'UNSUPPORTED',
     `The app of ${target} exposes no accessibility tree (${backend}).`,
-    'Capture it and give x, y in image pixels; click, find_text and wait_for by text read it by OCR.',
+    `Capture it and give x, y in image pixels; click, find_text and wait_for by text read it by OCR.${linux}`,
   );
 }

@@ -5,7 +5,8 @@
  * properties come back with each element, not one cross-process call each), and prints JSON
  * that `parseUia` turns into elements. Runtime ids are the elements' own handles. Written to
  * the System.Windows.Automation documentation; it could not be run on the Linux machines this
- * was built on, and is tested on captured output (tests/fixtures/desktop/uia-*.json).
+ * was built on, and its parser is tested on hand-written output of the script's shape
+ * (tests/fixtures/desktop/uia-*.handwritten.json) until a capture from real Windows replaces it.
  */
 import { execFile } from 'node:child_process';
 import { SightlineError } from '../../../../../shared/errors.ts';
@@ -67,7 +68,7 @@ interface UiaItem {
   h: number | string;
 }
 
-/** The script's output as elements (pure: tested on captured output). */
+/** The script's output as elements (pure: tested on hand-written output). */
 export function parseUia(json: string, app = ''): AxSnapshot | undefined {
   const doc = JSON.parse(json.replace(/^\uFEFF/, '')) as { elements?: UiaItem[] | UiaItem };
   // ConvertTo-Json writes a one-element list as the element itself.
