@@ -176,7 +176,7 @@ export interface DebugBrowser {
 /** A headless Chromium with remote debugging on a port of its choosing: a browser the browser source can adopt. */
 export async function startDebugBrowser(): Promise<DebugBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'sightline-e2e-chromium-'));
-  const proc = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const endpoint = await new Promise<string>((ok, fail) => {
     let err = '';
     const timer = setTimeout(() => fail(new Error(`chromium did not start: ${err}`)), 30_000);
@@ -196,10 +196,11 @@ export async function startDebugBrowser(): Promise<DebugBrowser> {
     async kill() {
       if (proc.exitCode === null && proc.signalCode === null) {
         const gone = once(proc, 'exit');
-        proc.kill('SIGKILL');
+        // The whole process group: its helper processes (renderers, the network service) would
+        // otherwise outlive it and go on writing to the profile while it is removed.
+        process.kill(-(proc.pid as number), 'SIGKILL');
         await gone;
       }
-      // Its helper processes outlive it for a moment and may still write to the profile.
       rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     },
   };

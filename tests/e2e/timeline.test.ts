@@ -53,12 +53,13 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
     // Three days ago: 20 frames, 09:00–09:38. Yesterday: three within one minute, 14:05:00–14:05:40.
     for (let i = 0; i < 20; i++) specs.push(notes(localAt(3, 9, i * 2)));
     for (let i = 0; i < 3; i++) specs.push({ source: 'desktop', target: NOTES, capturedAt: localAt(1, 14, 5, i * 20), look: 'terminal', width: 320, height: 200, label: { title: 'Build — Terminal', app: 'Terminal' } });
-    // Today, shortly after midnight (so it is today whenever the test runs): 31 frames of the
-    // notes, then 13 of a tab that did not change (20 s apart), then the notes again.
-    for (let i = 0; i < 30; i++) specs.push(notes(localAt(0, 0, 0, i * 20)));
-    specs.push(notes(localAt(0, 0, 10)));
-    for (let i = 0; i < RUN; i++) specs.push({ source: 'browser', target: TAB, capturedAt: localAt(0, 0, 11, i * 20), look: 'browser', width: 320, height: 200, label: { title: 'Forecast · Weather', document: 'https://weather.example/forecast' } });
-    specs.push(notes(localAt(0, 0, 20)));
+    // Today, in the first minutes after midnight (so it is today, and past, whenever the test runs
+    // but in those minutes): 31 frames of the notes, then 13 of a tab that did not change (10 s
+    // apart), then the notes again.
+    for (let i = 0; i < 30; i++) specs.push(notes(localAt(0, 0, 0, i)));
+    specs.push(notes(localAt(0, 0, 1)));
+    for (let i = 0; i < RUN; i++) specs.push({ source: 'browser', target: TAB, capturedAt: localAt(0, 0, 2, i * 10), look: 'browser', width: 320, height: 200, label: { title: 'Forecast · Weather', document: 'https://weather.example/forecast' } });
+    specs.push(notes(localAt(0, 0, 5)));
     const frames = await seedFrames(dataDir, specs);
     older = frames.slice(0, 20);
     yesterday = frames.slice(20, 23);
@@ -197,7 +198,7 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
     // The list has a row less for each frame folded away (the listbox says how many rows in all).
     const rowCount = (): Promise<string | null> => page.locator('[data-testid="frame-row"]').first().getAttribute('aria-setsize');
     await expect.poll(rowCount).toBe(String(ROWS));
-    // The run's row is the second (the notes at 00:20 come first) and shows its newest frame.
+    // The run's row is the second (the notes at 00:05 come first) and shows its newest frame.
     const runRow = page.locator('[data-testid="frame-row"]', { has: label });
     expect(await runRow.getAttribute('data-ref')).toBe(run[RUN - 1]!.ref);
     expect(await runRow.getAttribute('data-index')).toBe('1');
@@ -300,7 +301,7 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
       await a11y.getByTestId('timeline-search').fill('forecast');
       await a11y.getByTestId('timeline-search').press('Enter');
       const fold = a11y.getByTestId('search-run');
-      await expect.poll(() => fold.innerText()).toMatch(new RegExp(`^${RUN} screenshots, \\d\\d:11–\\d\\d:15: one screen, unchanged$`));
+      await expect.poll(() => fold.innerText()).toMatch(new RegExp(`^${RUN} screenshots, \\d\\d:02–\\d\\d:04: one screen, unchanged$`));
       expect(await a11y.getByTestId('search-hit').count()).toBe(1);
       await check('search results');
       await fold.click();
