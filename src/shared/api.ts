@@ -20,6 +20,8 @@ export interface ApiError {
   hint?: string;
   /** The settings key at fault, for SETTINGS_INVALID. */
   key?: string;
+  /** SETTINGS_INVALID: every key at fault, each with what is wrong (the first is `key`). */
+  problems?: { key: string; message: string; hint?: string }[];
 }
 
 /** What a target showed when a frame or an action was made, as its source named it then. */
@@ -102,6 +104,12 @@ export interface TimelinePositions {
   since: number[];
 }
 
+/** The apps in each stretch of `at` (the time strip's hours), from a few frames sampled in it. */
+export interface TimelineApps {
+  /** One per stretch between consecutive moments of `at`, newest first: apps by how many samples showed them. */
+  spans: { name: string; count: number }[][];
+}
+
 export interface FramesPage {
   frames: FrameSummary[];
   /** Frames matching the filter in all. */
@@ -124,7 +132,11 @@ export interface ActivityEntry {
   frameRef?: string;
   /** The image size of `frameRef` (imagePoint is in its pixels), while that frame is kept. */
   frameImage?: { width: number; height: number };
-  /** Frame captured after the action, when one was taken. */
+  /**
+   * The frame captured right after this action, by it (the picture its answer described, or whose
+   * crop it returned). Absent: none was taken (the source told what changed without one, or the
+   * agent asked for none); a later capture is never counted as this action's after.
+   */
   afterRef?: string;
   durationMs: number;
   /** Tool arguments, with long text shortened. */
@@ -135,6 +147,8 @@ export interface ActivityEntry {
   targetLabel?: TargetLabel;
   /** The agent run (`sightline agent`) this action belongs to, and where its artifacts are. */
   run?: { id: string; artifacts?: string };
+  /** The MCP session that asked: one client connection's actions, grouped in the log like a run's. */
+  session?: string;
 }
 
 export interface ActivityQuery {
@@ -143,6 +157,10 @@ export interface ActivityQuery {
   result?: 'ok' | 'error';
   /** Only the actions of this agent run (`ActivityEntry.run.id`). */
   run?: string;
+  /** Only the actions of this MCP session (`ActivityEntry.session`). */
+  session?: string;
+  /** Only the actions this frame belongs to: acted in (before) or taken after. */
+  frame?: string;
   /** An entry id: entries older than it (paging). */
   before?: number;
   limit?: number;
@@ -205,6 +223,21 @@ export interface CropRequest {
   maxDimension?: number;
 }
 
+export interface StatusQuery {
+  /** Check every source again before answering; otherwise the last checks are shown. */
+  fresh?: boolean;
+}
+
+/** How an agent reaches this Sightline: what Setup and the empty activity log show. */
+export interface ConnectInfo {
+  /** The MCP endpoint (Streamable HTTP); it needs `Authorization: Bearer <token>`. */
+  mcpUrl: string;
+  /** The file that holds the token (readable by this user only). */
+  tokenFile: string;
+  /** How an MCP client that starts its server over stdio runs Sightline's relay (`sightline mcp`). */
+  stdio: { command: string; args: string[]; env?: Record<string, string> };
+}
+
 export interface StatusInfo {
   version: string;
   paused: boolean;
@@ -262,6 +295,15 @@ export interface ScreenshotSearch {
   remediation?: string;
   /** The indexer's progress, while it is not done (results may be missing what it has not read yet). */
   index?: TextIndexStatus;
+}
+
+/**
+ * search_screenshots as the dashboard gets it: with each hit's screen key (`FrameSummary.screen`),
+ * so hits in a row of one target and one key fold into one row, as the timeline folds them.
+ */
+export interface DashboardSearch extends ScreenshotSearch {
+  /** ref → screen key, for the hits that have one. */
+  screens: Record<string, string>;
 }
 
 export interface SearchQuery {
@@ -350,11 +392,15 @@ type FrameParams = { ref: string };
 
 /** The JSON routes. */
 export interface ApiContract {
-  status: Route<'GET', '/status', NoInput, NoInput, undefined, StatusInfo>;
+  status: Route<'GET', '/status', NoInput, StatusQuery, undefined, StatusInfo>;
+  /** How an agent connects: the MCP URL, where the token is, the stdio command. */
+  connect: Route<'GET', '/connect', NoInput, NoInput, undefined, ConnectInfo>;
   sources: Route<'GET', '/sources', NoInput, NoInput, undefined, { sources: SourceInfo[] }>;
   frames: Route<'GET', '/frames', NoInput, FramesQuery, undefined, FramesPage>;
   /** The time strip: how the timeline's frames spread over days and hours, and where each starts. */
   timelinePositions: Route<'GET', '/timeline/positions', NoInput, TimelinePositionsQuery, undefined, TimelinePositions>;
+  /** The time strip's colours: which apps a few frames of each stretch show. */
+  timelineApps: Route<'GET', '/timeline/apps', NoInput, TimelinePositionsQuery, undefined, TimelineApps>;
   frame: Route<'GET', '/frames/:ref', FrameParams, NoInput, undefined, FrameSummary>;
   crop: Route<'POST', '/frames/:ref/crop', FrameParams, NoInput, CropRequest, { frame: FrameSummary }>;
   pin: Route<'POST', '/frames/:ref/pin', FrameParams, NoInput, { pinned: boolean; annotation?: string | null }, { frame: FrameSummary }>;
@@ -371,7 +417,7 @@ export interface ApiContract {
   pause: Route<'POST', '/input/pause', NoInput, NoInput, { paused: boolean }, StatusInfo>;
   sourceAction: Route<'POST', '/sources/:name/actions/:action', { name: SourceName; action: string }, NoInput, Record<string, never>, { target?: string; message?: string }>;
   /** search_screenshots, for the timeline's search box. */
-  search: Route<'GET', '/search', NoInput, SearchQuery, undefined, ScreenshotSearch>;
+  search: Route<'GET', '/search', NoInput, SearchQuery, undefined, DashboardSearch>;
   /** The background text indexer's progress (null when this process runs none). */
   textIndex: Route<'GET', '/text-index', NoInput, NoInput, undefined, { index: TextIndexStatus | null }>;
 }
@@ -380,9 +426,11 @@ export type ApiRouteName = keyof ApiContract;
 /** The method and path of every JSON route: the one place a path is written. */
 export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method']; path: ApiContract[K]['path'] } } = {
   status: { method: 'GET', path: '/status' },
+  connect: { method: 'GET', path: '/connect' },
   sources: { method: 'GET', path: '/sources' },
   frames: { method: 'GET', path: '/frames' },
   timelinePositions: { method: 'GET', path: '/timeline/positions' },
+  timelineApps: { method: 'GET', path: '/timeline/apps' },
   frame: { method: 'GET', path: '/frames/:ref' },
   crop: { method: 'POST', path: '/frames/:ref/crop' },
   pin: { method: 'POST', path: '/frames/:ref/pin' },

@@ -295,6 +295,8 @@ export interface TextSearchPort {
   search(p: SearchParams): Promise<ScreenshotSearch>;
   /** The indexer's progress (undefined when none runs in this process). */
   status(): TextIndexStatus | undefined;
+  /** The screen key of each of `refs` that has text (equal keys in a row: the same screen up to noise). */
+  screens(refs: readonly string[]): Map<string, string>;
 }
 
 // ── the human's side ───────────────────────────────────────────────────────────────────────
@@ -311,7 +313,12 @@ export interface SettingsPort {
 }
 
 export interface StatusPort {
+  /** The status once every enabled source has been checked at least once (waits only for that first check). */
   status(): Promise<StatusInfo>;
+  /** The status now, from the sources' last checks: never waits on a probe. */
+  statusNow(): StatusInfo;
+  /** Every source checked again now, then the status. */
+  statusChecked(): Promise<StatusInfo>;
 }
 
 export interface ActivityPort {

@@ -17,14 +17,15 @@ import {
   type ApiContract,
   type ApiError,
   type ApiRouteName,
+  type ConnectInfo,
   type CropRequest,
+  type DashboardSearch,
   type FrameSummary,
   type FramesPage,
   type FramesQuery,
   type ImageVariant,
   type RunSummary,
   type RunView,
-  type ScreenshotSearch,
   type SearchQuery,
   type ServerEvent,
   type SettingsView,
@@ -33,6 +34,7 @@ import {
   type TextIndexStatus,
   type TimelinePositions,
   type TimelinePositionsQuery,
+  type TimelineApps,
 } from '../../shared/api.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { SourceName } from '../../shared/frame.ts';
@@ -44,6 +46,8 @@ export class ApiRequestError extends Error {
   readonly code: ErrorCode | 'NETWORK' | 'UNAUTHORIZED';
   readonly hint: string | undefined;
   readonly key: string | undefined;
+  /** SETTINGS_INVALID: every key at fault (the first is `key`). */
+  readonly problems: NonNullable<ApiError['problems']>;
 
   constructor(status: number, error: Partial<Omit<ApiError, 'code'>> & { code: ApiRequestError['code']; message: string }) {
     super(error.message);
@@ -52,6 +56,7 @@ export class ApiRequestError extends Error {
     this.code = error.code;
     this.hint = error.hint;
     this.key = error.key;
+    this.problems = error.problems ?? [];
   }
 }
 
@@ -113,13 +118,15 @@ async function request<T>(method: string, url: string, input: { body?: unknown; 
       message: error?.message ?? `${method} ${url.split('?')[0]} failed (${res.status} ${res.statusText}).`,
       ...(error?.hint ? { hint: error.hint } : {}),
       ...(error?.key ? { key: error.key } : {}),
+      ...(error?.problems ? { problems: error.problems } : {}),
     });
   }
   return (await res.json()) as T;
 }
 
 export const api = {
-  status: (): Promise<StatusInfo> => call('status'),
+  status: (fresh = false): Promise<StatusInfo> => call('status', { query: fresh ? { fresh: true } : {} }),
+  connect: (): Promise<ConnectInfo> => call('connect'),
   sources: (): Promise<{ sources: SourceInfo[] }> => call('sources'),
   frames: (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => keepThumbs(call('frames', { query: q, signal })),
   /** The page a preload link named (`preloadedFirstPage`), asked for the same way so that the browser hands over its answer. */
@@ -138,7 +145,8 @@ export const api = {
   saveSettings: (patch: SettingsPatch): Promise<{ settings: SettingsValues }> => call('saveSettings', { body: patch }),
   pause: (paused: boolean): Promise<StatusInfo> => call('pause', { body: { paused } }),
   sourceAction: (name: SourceName, action: string): Promise<{ target?: string; message?: string }> => call('sourceAction', { params: { name, action }, body: {} }),
-  search: (q: SearchQuery, signal?: AbortSignal): Promise<ScreenshotSearch> => call('search', { query: q, signal }),
+  search: (q: SearchQuery, signal?: AbortSignal): Promise<DashboardSearch> => call('search', { query: q, signal }),
+  timelineApps: (q: TimelinePositionsQuery, signal?: AbortSignal): Promise<TimelineApps> => call('timelineApps', { query: q, signal }),
   textIndex: (): Promise<{ index: TextIndexStatus | null }> => call('textIndex'),
 };
 

@@ -65,7 +65,7 @@ export class ActionGate implements ActionsPort {
     const typed = args as TypedArgs;
     const redact = this.#d.redact;
     const params = logged(kind as AnyActionKind, args);
-    const log: LogEntry = { tool: kind.name, params: redact ? redact.params(params, typed) : params, client: opts.client, ...(opts.run ? { run: opts.run } : {}) };
+    const log: LogEntry = { tool: kind.name, params: redact ? redact.params(params, typed) : params, client: opts.client, ...(opts.run ? { run: opts.run } : {}), ...(opts.session ? { session: opts.session.id } : {}) };
     try {
       let result: ActionResult;
       try {
@@ -78,7 +78,8 @@ export class ActionGate implements ActionsPort {
         throw e;
       }
       const said = describeOutcome(result);
-      const unlogged = this.#log({ ...log, result: 'ok', message: [result.note, said].filter(Boolean).join('; ') || undefined }, started);
+      // The picture taken right after this action is its own "after", never a later one's.
+      const unlogged = this.#log({ ...log, result: 'ok', message: [result.note, said].filter(Boolean).join('; ') || undefined, ...(result.afterRef ? { afterRef: result.afterRef } : {}) }, started);
       // The action happened: say so, and that its log entry is missing, so an agent does not repeat it.
       return unlogged ? { ...result, warnings: [...(result.warnings ?? []), unlogged] } : result;
     } finally {

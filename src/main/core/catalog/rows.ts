@@ -72,6 +72,7 @@ export interface ActivityRow {
   run_id: string | null;
   run_dir: string | null;
   target_label: string | null;
+  session: string | null;
   /** The before-frame's image size (joined; null when it is gone). */
   frame_w?: number | null;
   frame_h?: number | null;
@@ -158,6 +159,7 @@ export function toActivity(r: ActivityRow): ActivityEntry {
   if (r.frame_w && r.frame_h) e.frameImage = { width: r.frame_w, height: r.frame_h };
   if (r.target_label) e.targetLabel = JSON.parse(r.target_label) as TargetLabel;
   if (r.run_id !== null) e.run = r.run_dir !== null ? { id: r.run_id, artifacts: r.run_dir } : { id: r.run_id };
+  if (r.session) e.session = r.session;
   return e;
 }
 
