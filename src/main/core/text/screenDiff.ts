@@ -105,20 +105,28 @@ export function changedCells(a: Screen, b: Screen, shift?: Shift): Uint8Array | 
   const { width, height, cols } = t;
   const out = new Uint8Array(t.cells.length);
   const limit = BLOCK_DIFF * 4;
+  // The row of `a` a row of `b` shows inside the pane; -1 when it scrolled in from beyond the pane
+  // (above its first row or below the image): nothing to compare with, so it is read.
   const rowA = (yy: number): number => {
     if (!shift || yy < shift.from) return yy;
     const o = yy + shift.dy;
-    return o >= 0 && o < height ? o : yy;
+    return o >= shift.from && o < height ? o : -1;
   };
   for (let y = 0; y + 1 < height; y += 2) {
     const b0 = y * width;
     const b1 = b0 + width;
-    const moved0 = rowA(y) * width;
-    const moved1 = rowA(y + 1) * width;
+    const r0 = rowA(y);
+    const r1 = rowA(y + 1);
+    const moved0 = r0 * width;
+    const moved1 = r1 * width;
     const cellRow = (y >> 2) * cols;
     for (let x = 0; x + 1 < width; x += 2) {
       // Inside the pane that moved, the rows it came from; elsewhere the same rows.
       const inPane = shift !== undefined && x >= shift.left && x < shift.right;
+      if (inPane && (r0 < 0 || r1 < 0)) {
+        out[cellRow + (x >> 2)] = 1;
+        continue;
+      }
       const a0 = inPane ? moved0 : b0;
       const a1 = inPane ? moved1 : b1;
       const sa = (a.grey[a0 + x] as number) + (a.grey[a0 + x + 1] as number) + (a.grey[a1 + x] as number) + (a.grey[a1 + x + 1] as number);
@@ -209,12 +217,13 @@ export function compare(base: Screen, next: Screen, lines: readonly Band[] = [],
   let best = bandsOf(groups, base.thumb, t, lines);
   let shift: Shift | undefined;
   if (best.share > SHIFT_FROM) {
-    // The pane that moved: the columns that changed, from the first row that did; and the same
-    // leaving out what changed in the bars along the top and bottom edges (a clock's new minute
-    // in a title bar is above the pane, and no shift of the rows below it explains it).
+    // The pane that moved: the columns that changed, from the first row that did, leaving out
+    // first what changed in the bars along the top and bottom edges (a clock's new minute in a
+    // title bar is above the pane: a pane taken from its row would move the tab strip between
+    // with the scroll); then with them (content that scrolls up to the edge).
     const edge = Math.ceil(BAR / CELL);
     const inPane = groups.filter((g) => g.y0 >= edge && g.y1 < t.rows - edge);
-    for (const set of inPane.length && inPane.length < groups.length ? [groups, inPane] : [groups]) {
+    for (const set of inPane.length && inPane.length < groups.length ? [inPane, groups] : [groups]) {
       const from = Math.min(...set.map((g) => g.y0));
       const c0 = Math.min(...set.map((g) => g.x0));
       const c1 = Math.max(...set.map((g) => g.x1)) + 1;
