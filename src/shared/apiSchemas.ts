@@ -4,7 +4,8 @@
  * which is all the dashboard imports (so zod stays out of its bundle).
  */
 import { z } from 'zod';
-import { MAX_INLINE_THUMBS, RUN_ID, type ActivityQuery, type CropRequest, type FramesQuery, type SearchQuery, type StatusQuery, type TimelinePositionsQuery } from './api.ts';
+import { MAX_INLINE_THUMBS, RUN_ID, type CropRequest, type FramesQuery, type SearchQuery, type StatusQuery, type TimelinePositionsQuery } from './api.ts';
+import type { ActivityQuery } from './activity.ts';
 
 const sourceName = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a source name such as "browser"');
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../src/shared/api.ts';
+import type { ActivityEntry } from '../../src/shared/activity.ts';
 import { httpClient, serve, type Served } from '../support/cli.ts';
 import { ALL_SOURCES_OFF, launchBrowser, openDashboard, startDebugBrowser, writeSettings, type DebugBrowser } from './support.ts';
 

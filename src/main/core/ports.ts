@@ -3,7 +3,8 @@
  * A tool or a route is handed these, never the composition root: it can reach only what its
  * port says (see docs/architecture.md). The services implement them (frames/, actions/, …).
  */
-import type { ActivityEntry, ActivityQuery, FrameSummary, RunSummary, RunView, ScreenshotSearch, StatusInfo, TargetsResult, TextIndexStatus } from '../../shared/api.ts';
+import type { FrameSummary, ScreenshotSearch, StatusInfo, TargetsResult, TextIndexStatus } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/activity.ts';
 import type { ImageFormat, Point, Rect, ScreenshotList, SourceName, UiNode } from '../../shared/frame.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';

@@ -1,5 +1,5 @@
 /** Pure helpers for the activity log (tested under Node). */
-import type { ActivityEntry, ActivityQuery } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery } from '../../shared/activity.ts';
 import { placeName } from './format.ts';
 
 /** Tools an agent can call, for the filter (entries may name others; they are added as seen). */

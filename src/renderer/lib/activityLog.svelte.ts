@@ -10,7 +10,7 @@
  * appends the next page. Nothing re-runs because an effect read a counter.
  */
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/activity.ts';
 import { groupByRun, KNOWN_TOOLS, matchesActivity, shownEntries, type ActionGroup } from './activity.ts';
 
 export type ActivityFetcher = (query: ActivityQuery, signal: AbortSignal) => Promise<{ entries: ActivityEntry[] }>;

@@ -7,35 +7,8 @@
  * sets the cookie), so one client, one contract and one set of tests cover both. IPC
  * is kept for what only the app can do (OS permissions, see `src/shared/ipc.ts`).
  */
-import {
-  API_PREFIX,
-  API_ROUTES,
-  API_STREAMS,
-  fillPath,
-  type ActivityEntry,
-  type ActivityQuery,
-  type ApiContract,
-  type ApiError,
-  type ApiRouteName,
-  type ConnectInfo,
-  type CropRequest,
-  type DashboardSearch,
-  type FrameSummary,
-  type FramesPage,
-  type FramesQuery,
-  type ImageVariant,
-  type RunSummary,
-  type RunView,
-  type SearchQuery,
-  type ServerEvent,
-  type SettingsView,
-  type StatusInfo,
-  type TargetsResult,
-  type TextIndexStatus,
-  type TimelinePositions,
-  type TimelinePositionsQuery,
-  type TimelineApps,
-} from '../../shared/api.ts';
+import { API_PREFIX, API_ROUTES, API_STREAMS, fillPath, type ApiContract, type ApiError, type ApiRouteName, type ConnectInfo, type CropRequest, type DashboardSearch, type FrameSummary, type FramesPage, type FramesQuery, type ImageVariant, type SearchQuery, type ServerEvent, type SettingsView, type StatusInfo, type TargetsResult, type TextIndexStatus, type TimelinePositions, type TimelinePositionsQuery, type TimelineApps } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/activity.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { SourceName } from '../../shared/frame.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';

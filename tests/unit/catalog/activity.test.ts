@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../../src/shared/api.ts';
+import type { ActivityEntry } from '../../../src/shared/activity.ts';
 import { closeCatalog, frame, openCatalog } from './helpers.ts';
 
 describe('activity log', () => {

@@ -6,7 +6,7 @@
  */
 import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ActivityEntry, ActivityQuery, RunView } from '../../../src/shared/api.ts';
+import type { ActivityEntry, ActivityQuery, RunView } from '../../../src/shared/activity.ts';
 import { ActivityLog } from '../../../src/renderer/lib/activityLog.svelte.ts';
 
 const entry = (id: number, over: Partial<ActivityEntry> = {}): ActivityEntry => ({

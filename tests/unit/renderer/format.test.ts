@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupByRun, paramSummary, matchesActivity, shownEntries, targetLabel, targetOf } from '../../../src/renderer/lib/activity.ts';
 import { dayLabel, formatBytes, formatDuration, formatPercent, frameName, frameTitle, hourKey, localTargetId, relativeTime, spanLabel } from '../../../src/renderer/lib/format.ts';
-import type { ActivityEntry } from '../../../src/shared/api.ts';
+import type { ActivityEntry } from '../../../src/shared/activity.ts';
 
 describe('format', () => {
   const now = new Date(2025, 10, 20, 15, 30, 0);

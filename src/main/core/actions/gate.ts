@@ -6,7 +6,7 @@
  * then (pause, read-only, Sightline's own, the allowlist), judges the frame, maps and acts → what
  * happened, reported and logged. Every attempt, refused ones included, is an activity-log row.
  */
-import type { ActivityEntry } from '../../../shared/api.ts';
+import type { ActivityEntry } from '../../../shared/activity.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Point, SourceName } from '../../../shared/frame.ts';
 import type { FrameRecord } from '../catalog/types.ts';

@@ -1,5 +1,5 @@
 /** The activity log: every agent action, refused ones included, with its before and after frames. */
-import type { ActivityEntry, ActivityQuery, TargetLabel } from '../../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, TargetLabel } from '../../../shared/activity.ts';
 import type { CatalogContext } from './context.ts';
 import { labelJson, toActivity, wrap, type ActivityRow, type Params } from './rows.ts';
 

@@ -3,7 +3,7 @@
  * how a query becomes a WHERE clause, what a valid frame is. No I/O here.
  */
 import { isAbsolute } from 'node:path';
-import type { ActivityEntry, TargetLabel } from '../../../shared/api.ts';
+import type { ActivityEntry, TargetLabel } from '../../../shared/activity.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import { IMAGE_FORMATS, type ImageFormat } from '../../../shared/frame.ts';
 import { REF_PATTERN } from './refs.ts';

@@ -1,7 +1,7 @@
 /**
  * Reads frames' text for the index, reading again only what changed on their screen. Per screen
  * (a source's target: a monitor, a window, a tab, a device) it keeps the last frame read: its
- * pixels, cells (screenDiff.ts) and its words with boxes. The next frame of that screen is
+ * pixels, cells (screenCells.ts) and its words with boxes. The next frame of that screen is
  * compared with it:
  * - the same (no 2×2 block changed beyond JPEG noise): its text and boxes are taken as they are,
  *   with no OCR;
@@ -26,7 +26,8 @@ import { decodeGrey, type Grey, type Prepared } from '../ocr/prepare.ts';
 import type { OcrLine, OcrResult } from '../ocr/types.ts';
 import { indexedText, type IndexedText } from './indexText.ts';
 import { groupCalls, pageSource, regionLines, regionPage, type Region } from './readPages.ts';
-import { barBands, compare, moveBand, patch, screenOf, type Band, type Screen, type Shift } from './screenDiff.ts';
+import { moveBand, screenOf, type Band, type Screen, type Shift } from './screenCells.ts';
+import { barBands, compare, patch } from './screenDiff.ts';
 import { lineBands, mergeText, sameScreenText } from './wordLines.ts';
 
 /** How a frame's text was had: read whole by OCR, the same as the frame before, or only changed bands read. */
