@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 import { ocrItems } from '../frames/screenText.ts';
-import { decodeGrey, type Grey, type Prepared } from '../ocr/prepare.ts';
+import { decodeGrey, type Grey, type Prepared, type Whiten } from '../ocr/prepare.ts';
 import type { OcrLine, OcrResult } from '../ocr/types.ts';
 import { indexedText, type IndexedText } from './indexText.ts';
 import { groupCalls, pageSource, regionLines, regionPage, type Region } from './readPages.ts';
@@ -101,9 +101,11 @@ const MAX_SCREENS = 32;
  * The bars along a screen's top and bottom edges (title, tab and status bars) are read enlarged
  * by this, the rest as it is: a status bar's 12 px text lost a tenth of its words at 1× against
  * bare tesseract, and came back whole at 1.5×; the body and side bars read as well at 1×, for
- * two thirds of the CPU (docs/benchmarks.md, "Text index").
+ * about three quarters of the CPU (docs/benchmarks.md, "Text index").
  */
 const BAR_SCALE = 1.5;
+/** The ways a frame's page sources are made (one source per frame and way). */
+const WHITENINGS: readonly Whiten[] = ['grey', 'all'];
 /** A shrunk copy is first enlarged back by its shrink, up to this (as ScreenText does). */
 const MAX_ENLARGE = 2;
 
@@ -237,8 +239,8 @@ export class FrameReader {
       } catch (e) {
         for (const r of call) failed.set(r.entry, e);
       }
-      // A frame's page source is needed only until its last call.
-      for (const r of call) if (lastCall.get(r.entry) === c) sources.delete(`${r.entry}:${r.whiten}`);
+      // A frame's page sources are needed only until its last call.
+      for (const r of call) if (lastCall.get(r.entry) === c) for (const whiten of WHITENINGS) sources.delete(`${r.entry}:${whiten}`);
       settleUpTo(c);
     }
     settleUpTo(Number.POSITIVE_INFINITY);
