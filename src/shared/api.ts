@@ -10,9 +10,10 @@
  * refuses a foreign Host or Origin. Errors are `{error: ApiError}` with a 4xx/5xx status.
  */
 import type { ErrorCode } from './errors.ts';
-import type { FrameDescriptor, ImageFormat, Point, ScreenActivity, SourceHealth, SourceName, TargetInfo } from './frame.ts';
+import type { FrameDescriptor, ImageFormat, ScreenActivity, SourceHealth, SourceName, TargetInfo } from './frame.ts';
 import type { SettingsPatch, SettingsValues } from './settings.ts';
 import type { SourceInfo } from './sources.ts';
+import type { ActivityEntry, ActivityQuery, RunSummary, RunView, TargetLabel } from './activity.ts';
 
 export interface ApiError {
   code: ErrorCode;
@@ -20,16 +21,8 @@ export interface ApiError {
   hint?: string;
   /** The settings key at fault, for SETTINGS_INVALID. */
   key?: string;
-}
-
-/** What a target showed when a frame or an action was made, as its source named it then. */
-export interface TargetLabel {
-  /** Window or page title. */
-  title?: string;
-  /** Application (desktop app, Android package). */
-  app?: string;
-  /** Document: a file, a URL. */
-  document?: string;
+  /** SETTINGS_INVALID: every key at fault, each with what is wrong (the first is `key`). */
+  problems?: { key: string; message: string; hint?: string }[];
 }
 
 /** A frame as the timeline lists it. */
@@ -102,115 +95,18 @@ export interface TimelinePositions {
   since: number[];
 }
 
+/** The apps in each stretch of `at` (the time strip's hours), from a few frames sampled in it. */
+export interface TimelineApps {
+  /** One per stretch between consecutive moments of `at`, newest first: apps by how many samples showed them. */
+  spans: { name: string; count: number }[][];
+}
+
 export interface FramesPage {
   frames: FrameSummary[];
   /** Frames matching the filter in all. */
   total: number;
   /** When asked for (`thumbs`): ref → its thumbnail as a `data:` URL; a thumbnail that could not be made is left out. */
   thumbs?: Record<string, string>;
-}
-
-export interface ActivityEntry {
-  id: number;
-  at: string;
-  tool: string;
-  source?: SourceName;
-  target?: string;
-  /** 'ok' or an error code. */
-  result: 'ok' | ErrorCode;
-  message?: string;
-  imagePoint?: Point;
-  sourcePoint?: Point;
-  frameRef?: string;
-  /** The image size of `frameRef` (imagePoint is in its pixels), while that frame is kept. */
-  frameImage?: { width: number; height: number };
-  /** Frame captured after the action, when one was taken. */
-  afterRef?: string;
-  durationMs: number;
-  /** Tool arguments, with long text shortened. */
-  params?: Record<string, unknown>;
-  /** Who asked: an MCP client name, or "dashboard". */
-  client?: string;
-  /** The target's title and app when the action was made (the frame it aimed at, else the target's newest). */
-  targetLabel?: TargetLabel;
-  /** The agent run (`sightline agent`) this action belongs to, and where its artifacts are. */
-  run?: { id: string; artifacts?: string };
-  /** What the action aimed at and what came of it, as the source reported it (never a typed value). */
-  outcome?: ActivityOutcome;
-}
-
-/** An element as a page or app describes it: its role and accessible name. */
-export interface ElementDescription {
-  role?: string;
-  name?: string;
-}
-
-export interface ActivityOutcome {
-  /** What was under the point or node acted on. */
-  hit?: ElementDescription;
-  /** The field that received typed text; `password` when it was a secret field. */
-  received?: ElementDescription & { password?: boolean };
-  /** The page the action led to. */
-  navigated?: { url: string };
-}
-
-export interface ActivityQuery {
-  tool?: string;
-  target?: string;
-  result?: 'ok' | 'error';
-  /** Only the actions of this agent run (`ActivityEntry.run.id`). */
-  run?: string;
-  /** An entry id: entries older than it (paging). */
-  before?: number;
-  limit?: number;
-}
-
-/** One step of an agent run, as its run.json and step folder tell it. */
-export interface RunStepView {
-  step: number;
-  /** What the model decided, in a few words (`click (412, 230)`). */
-  action?: string;
-  why?: string;
-  outcome?: string;
-  /** The step's screenshot, a path relative to the run's folder (see `files`). */
-  screenshot?: string;
-}
-
-/**
- * An agent run (`sightline agent`) as the dashboard shows it, read from its folder under
- * `<data dir>/runs/`: the summary its run.json gives (as far as it is written: a run still
- * going has no steps in it yet) and every artifact file, each served by `runFile`.
- */
-export interface RunView {
-  id: string;
-  goal?: string;
-  /** 'running' | 'done' | 'stopped' (run.json's own word). */
-  status?: string;
-  stop?: { reason: string; exitCode?: number; message?: string; code?: string };
-  startedAt?: string;
-  endedAt?: string;
-  durationMs?: number;
-  provider?: string;
-  model?: string;
-  dryRun?: boolean;
-  target?: { id: string; title?: string; source?: string };
-  steps: RunStepView[];
-  /** Files of the run's folder, relative to it ('/'-separated), newest step last. */
-  files: { path: string; bytes: number }[];
-  /** Why run.json could not be read, when it could not (the files are still listed). */
-  problem?: string;
-}
-
-/** An agent run's folder in the list of runs: enough to place and title it in the log. */
-export interface RunSummary {
-  id: string;
-  /** run.json's startedAt, else when the folder was made (ISO-8601). */
-  startedAt: string;
-  goal?: string;
-  status?: string;
-  stop?: RunView['stop'];
-  /** Actions of the run in the activity log (0: it stopped before acting). */
-  actions: number;
 }
 
 export interface CropRequest {
@@ -220,6 +116,21 @@ export interface CropRequest {
   height: number;
   coordinateUnits?: 'percent' | 'normalized' | 'pixels';
   maxDimension?: number;
+}
+
+export interface StatusQuery {
+  /** Check every source again before answering; otherwise the last checks are shown. */
+  fresh?: boolean;
+}
+
+/** How an agent reaches this Sightline: what Setup and the empty activity log show. */
+export interface ConnectInfo {
+  /** The MCP endpoint (Streamable HTTP); it needs `Authorization: Bearer <token>`. */
+  mcpUrl: string;
+  /** The file that holds the token (readable by this user only). */
+  tokenFile: string;
+  /** How an MCP client that starts its server over stdio runs Sightline's relay (`sightline mcp`). */
+  stdio: { command: string; args: string[]; env?: Record<string, string> };
 }
 
 export interface StatusInfo {
@@ -279,6 +190,15 @@ export interface ScreenshotSearch {
   remediation?: string;
   /** The indexer's progress, while it is not done (results may be missing what it has not read yet). */
   index?: TextIndexStatus;
+}
+
+/**
+ * search_screenshots as the dashboard gets it: with each hit's screen key (`FrameSummary.screen`),
+ * so hits in a row of one target and one key fold into one row, as the timeline folds them.
+ */
+export interface DashboardSearch extends ScreenshotSearch {
+  /** ref → screen key, for the hits that have one. */
+  screens: Record<string, string>;
 }
 
 export interface SearchQuery {
@@ -367,11 +287,15 @@ type FrameParams = { ref: string };
 
 /** The JSON routes. */
 export interface ApiContract {
-  status: Route<'GET', '/status', NoInput, NoInput, undefined, StatusInfo>;
+  status: Route<'GET', '/status', NoInput, StatusQuery, undefined, StatusInfo>;
+  /** How an agent connects: the MCP URL, where the token is, the stdio command. */
+  connect: Route<'GET', '/connect', NoInput, NoInput, undefined, ConnectInfo>;
   sources: Route<'GET', '/sources', NoInput, NoInput, undefined, { sources: SourceInfo[] }>;
   frames: Route<'GET', '/frames', NoInput, FramesQuery, undefined, FramesPage>;
   /** The time strip: how the timeline's frames spread over days and hours, and where each starts. */
   timelinePositions: Route<'GET', '/timeline/positions', NoInput, TimelinePositionsQuery, undefined, TimelinePositions>;
+  /** The time strip's colours: which apps a few frames of each stretch show. */
+  timelineApps: Route<'GET', '/timeline/apps', NoInput, TimelinePositionsQuery, undefined, TimelineApps>;
   frame: Route<'GET', '/frames/:ref', FrameParams, NoInput, undefined, FrameSummary>;
   crop: Route<'POST', '/frames/:ref/crop', FrameParams, NoInput, CropRequest, { frame: FrameSummary }>;
   pin: Route<'POST', '/frames/:ref/pin', FrameParams, NoInput, { pinned: boolean; annotation?: string | null }, { frame: FrameSummary }>;
@@ -388,7 +312,7 @@ export interface ApiContract {
   pause: Route<'POST', '/input/pause', NoInput, NoInput, { paused: boolean }, StatusInfo>;
   sourceAction: Route<'POST', '/sources/:name/actions/:action', { name: SourceName; action: string }, NoInput, Record<string, never>, { target?: string; message?: string }>;
   /** search_screenshots, for the timeline's search box. */
-  search: Route<'GET', '/search', NoInput, SearchQuery, undefined, ScreenshotSearch>;
+  search: Route<'GET', '/search', NoInput, SearchQuery, undefined, DashboardSearch>;
   /** The background text indexer's progress (null when this process runs none). */
   textIndex: Route<'GET', '/text-index', NoInput, NoInput, undefined, { index: TextIndexStatus | null }>;
 }
@@ -397,9 +321,11 @@ export type ApiRouteName = keyof ApiContract;
 /** The method and path of every JSON route: the one place a path is written. */
 export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method']; path: ApiContract[K]['path'] } } = {
   status: { method: 'GET', path: '/status' },
+  connect: { method: 'GET', path: '/connect' },
   sources: { method: 'GET', path: '/sources' },
   frames: { method: 'GET', path: '/frames' },
   timelinePositions: { method: 'GET', path: '/timeline/positions' },
+  timelineApps: { method: 'GET', path: '/timeline/apps' },
   frame: { method: 'GET', path: '/frames/:ref' },
   crop: { method: 'POST', path: '/frames/:ref/crop' },
   pin: { method: 'POST', path: '/frames/:ref/pin' },

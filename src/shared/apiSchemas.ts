@@ -4,7 +4,8 @@
  * which is all the dashboard imports (so zod stays out of its bundle).
  */
 import { z } from 'zod';
-import { MAX_INLINE_THUMBS, RUN_ID, type ActivityQuery, type CropRequest, type FramesQuery, type SearchQuery, type TimelinePositionsQuery } from './api.ts';
+import { MAX_INLINE_THUMBS, RUN_ID, type CropRequest, type FramesQuery, type SearchQuery, type StatusQuery, type TimelinePositionsQuery } from './api.ts';
+import type { ActivityQuery } from './activity.ts';
 
 const sourceName = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a source name such as "browser"');
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -39,11 +40,18 @@ export const timelinePositionsQuery = z.strictObject({
     .optional(),
 });
 
+export const statusQuery = z.strictObject({
+  /** Check every source again before answering (Setup's "Check again"). */
+  fresh: bool.optional(),
+});
+
 export const activityQuery = z.strictObject({
   tool: z.string().min(1).max(64).optional(),
   target: z.string().min(1).max(512).optional(),
   result: z.enum(['ok', 'error']).optional(),
   run: z.string().regex(RUN_ID, 'a run id such as "20261122-013005-fill-the-form-3f2a"').optional(),
+  session: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'an MCP session id').optional(),
+  frame: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a frame ref').optional(),
   /** An entry id: entries older than it (paging). */
   before: int(0, Number.MAX_SAFE_INTEGER).optional(),
   limit: int(1, 500).default(100),
@@ -103,7 +111,9 @@ export const schemasMatchContract: [
   Parses<typeof cropBody, CropRequest>,
   Parses<typeof searchQuery, SearchQuery>,
   Parses<typeof timelinePositionsQuery, TimelinePositionsQuery>,
+  Parses<typeof statusQuery, StatusQuery>,
 ] = [
+  true,
   true,
   true,
   true,

@@ -90,6 +90,8 @@ export interface SourceHealth {
   checks?: HealthCheck[];
   /** Available, but with nothing to act on now (no device attached): its own tools are not offered until there is. */
   idle?: boolean;
+  /** Not checked yet (Sightline just started, or the source was just turned on): the other fields say nothing yet. */
+  checking?: boolean;
 }
 
 export interface HealthCheck {

@@ -42,3 +42,21 @@ export function firstRowFrames<F extends Pick<FrameSummary, 'screen' | 'target'>
   }
   return out;
 }
+
+/**
+ * The app a frame shows, for colouring the time strip: what the user was doing then (an archive's
+ * activity), else the app its source named, else the site a page was on, else the source's kind.
+ */
+export function appOf(f: Pick<FrameSummary, 'activity' | 'label' | 'source'>): string {
+  if (f.activity?.app && f.activity.app !== 'unknown') return f.activity.app;
+  if (f.label?.app) return f.label.app;
+  const doc = f.label?.document;
+  if (doc && /^https?:/i.test(doc)) {
+    try {
+      return new URL(doc).hostname.replace(/^www\./, '');
+    } catch {
+      // Not a URL after all: fall through to the source.
+    }
+  }
+  return f.source;
+}

@@ -100,12 +100,31 @@ describe('agent runs in the activity log (sightline serve + Chromium)', () => {
     await group(run.id).getByRole('button', { name: 'Show the run’s actions' }).click();
     await group(run.id).getByTestId('run-only').click();
     await expect.poll(order).toEqual([`run ${run.id}`, `press_key in ${run.id}`, `click in ${run.id}`, `click in ${run.id}`]);
-    await expect.poll(() => page.getByTestId('activity-filter-run').innerText()).toContain(run.id);
+    // The filter names the run by its goal, not its folder's name.
+    await expect.poll(() => page.getByTestId('activity-filter-run').innerText()).toBe('Run: “Turn on dark mode”');
     // A new action of the run arrives live under its heading; another client's does not show.
     await agent.callTool({ name: 'scroll', arguments: { target: TARGET, x: 5, y: 5, deltaY: 100 }, _meta: { [RUN_META_KEY]: { id: run.id, artifacts: run.dir } } });
     await other.callTool({ name: 'scroll', arguments: { target: TARGET, x: 5, y: 5, deltaY: 100 } });
     await expect.poll(order).toEqual([`run ${run.id}`, `scroll in ${run.id}`, `press_key in ${run.id}`, `click in ${run.id}`, `click in ${run.id}`]);
-    await page.getByRole('button', { name: 'Show every run' }).click();
+    await page.getByRole('button', { name: 'Show every action again' }).click();
     await expect.poll(async () => (await order()).length).toBe(9);
+  });
+
+  it("gathers another client's actions under its session, shows that session alone, and forgets the filter on leaving", async () => {
+    // claude-desktop has acted twice now (one scroll before, one during the last test): one session.
+    const session = page.getByTestId('session-group');
+    await expect.poll(() => session.count()).toBe(1);
+    expect(await session.getByTestId('session-client').innerText()).toBe('claude-desktop');
+    expect(await session.getByTestId('session-count').innerText()).toMatch(/^2 actions · /);
+    const key = await session.getAttribute('data-group');
+    await expect.poll(() => page.locator(`[data-testid="activity-row"][data-group="${key}"]`).count()).toBe(2);
+    await session.getByTestId('session-only').click();
+    await expect.poll(() => page.getByTestId('activity-row').count()).toBe(2);
+    expect(await page.getByTestId('activity-filter-run').innerText()).toMatch(/^Session of claude-desktop from /);
+    // Leaving Activity and coming back shows every action again.
+    await page.getByTestId('nav-timeline').click();
+    await page.getByTestId('nav-activity').click();
+    await expect.poll(() => page.getByTestId('activity-row').count()).toBe(7);
+    expect(await page.getByTestId('activity-filter-run').count()).toBe(0);
   });
 });

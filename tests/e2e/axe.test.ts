@@ -5,31 +5,13 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/main/core/catalog/catalog.ts';
 import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
 import { serve, type Served } from '../support/cli.ts';
-import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, screenshot, seedFrames, writeSettings } from './support.ts';
-
-const AXE = resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function violations(page: Page): Promise<Violation[]> {
-  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
-  const found = (await page.evaluate(`window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`)) as Violation[];
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
-const explain = (vs: Violation[]): string => vs.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `   ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`).join('\n');
+import { ALL_SOURCES_OFF, explainViolations as explain, launchBrowser, minutesAgo, openDashboard, screenshot, seedFrames, seriousViolations as violations, writeSettings } from './support.ts';
 
 describe('accessibility of every screen (axe-core, sightline serve + Chromium)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sightline-e2e-axe-'));

@@ -14,7 +14,7 @@ import { formatBytes } from '../../src/renderer/lib/format.ts';
 import type { FramesPage } from '../../src/shared/api.ts';
 import { serve, type Served } from '../support/cli.ts';
 import { createManicTimeFixture, type ManicTimeFixture } from '../support/manictimeFixture.ts';
-import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, seedFrames, writeSettings } from './support.ts';
+import { ALL_SOURCES_OFF, launchBrowser, minutesAgo, openDashboard, screenshot, seedFrames, writeSettings } from './support.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -68,6 +68,29 @@ describe('a first run (sightline serve + Chromium)', () => {
     await card.getByTestId('source-use-android').click();
     await expect.poll(() => card.getByTestId('setup-state').innerText(), { timeout: 15_000 }).toContain('Needs attention');
     await expect.poll(() => page.locator('[data-testid="nav-setup"] .count').innerText()).toBe('1');
+  });
+
+  it('explains connecting an agent where a new user lands: Setup and the empty activity log', async () => {
+    for (const screen of ['setup', 'activity'] as const) {
+      await page.goto(`${s.base}/#/${screen}`);
+      const connect = page.getByTestId('connect-agent');
+      await connect.waitFor();
+      expect(await connect.getByTestId('connect-url').innerText()).toBe(s.mcpUrl);
+      expect(await connect.getByTestId('connect-token-file').innerText()).toBe(join(dataDir, 'token'));
+      const config = connect.getByTestId('connect-config');
+      // Claude Desktop (and Cursor): this checkout's relay for this data directory, pasted as JSON.
+      const desktop = JSON.parse(await config.innerText()) as { mcpServers: { sightline: { command: string; args: string[] } } };
+      expect(desktop.mcpServers.sightline.args.slice(-3)).toEqual(['mcp', '--data-dir', dataDir]);
+      expect(desktop.mcpServers.sightline.args[0]).toMatch(/bin\/sightline\.js$/);
+      await connect.getByTestId('connect-client-cursor').click();
+      expect(JSON.parse(await config.innerText())).toEqual(desktop);
+      await connect.getByTestId('connect-client-claude-code').click();
+      expect(await config.innerText()).toMatch(/^claude mcp add (--env DISPLAY=\S+ )?sightline -- \S+ \S+bin\/sightline\.js mcp --data-dir /);
+      await connect.getByTestId('connect-client-http').click();
+      expect(await config.innerText()).toBe(`claude mcp add --transport http sightline ${s.mcpUrl} --header "Authorization: Bearer $(cat ${join(dataDir, 'token')})"`);
+    }
+    expect(await page.getByTestId('activity-empty').innerText()).toContain('No agent activity yet');
+    await screenshot(page, 'activity-empty');
   });
 });
 

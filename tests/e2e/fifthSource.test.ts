@@ -15,6 +15,7 @@ import { startServer, type RunningServer } from '../../src/main/core/http/server
 import { BUILTIN_SOURCES, createCore, type Core } from '../../src/main/core/index.ts';
 import type { FrameSummary } from '../../src/shared/api.ts';
 import { fakeModule } from '../support/fifthSource/module.ts';
+import { slowHealth } from '../support/fifthSource/source.ts';
 import { launchBrowser, openDashboard, screenshot } from './support.ts';
 
 const DASHBOARD = resolve(import.meta.dirname, '../../out/renderer');
@@ -101,12 +102,17 @@ describe('a fifth source in the dashboard (in-process core + Chromium)', () => {
     expect(await screens.inputValue()).toBe('1');
     expect(await label.inputValue()).toBe('Fake');
 
-    // Out of the module's range: the server's validation lands under that field.
+    // Out of the module's range, and a core field out of its own: the server's validation lands
+    // under both fields at once, not one per save.
     await screens.fill('99');
+    await page.getByTestId('setting-capture.quality').fill('500');
     await page.getByTestId('settings-save').click();
     const error = page.locator('[id="setting-fake.screens-error"]');
     await expect.poll(() => error.innerText()).toBe('Must be at most 8.');
+    expect(await page.locator('[id="setting-capture.quality-error"]').innerText()).toBe('Must be at most 100.');
+    expect(await page.getByTestId('settings-problems').innerText()).toMatch(/2 fields need a change before saving: .*Quality.*Fake screens|2 fields need a change before saving: .*Fake screens.*Quality/);
     expect(await screens.getAttribute('aria-invalid')).toBe('true');
+    await page.getByTestId('setting-capture.quality').fill(String(core.settings.values().capture.quality));
     expect((core.settings.values() as { fake?: unknown }).fake).toEqual({ screens: 1, label: 'Fake' });
     await screenshot(page, 'fifth-source-settings-error');
 
@@ -118,5 +124,49 @@ describe('a fifth source in the dashboard (in-process core + Chromium)', () => {
     // The module was rebuilt with its new settings: Targets lists two screens.
     await page.getByTestId('nav-targets').click();
     await expect.poll(targetTitles).toEqual(['Fake 1', 'Fake 2']);
+  });
+
+  it("pauses and resumes at once, shown and in effect, while a source's probe hangs; a page opened then has a working switch", async () => {
+    const auth = { headers: { Authorization: `Bearer ${server.token}` } };
+    const release = slowHealth.hold();
+    try {
+      // A check of every source is under way and does not come back (Setup's "Check again" asks for one).
+      const probing = fetch(`${server.url}/api/status?fresh=true`, auth).then(() => 'answered');
+      await expect.poll(() => slowHealth.pending).toBeGreaterThan(0);
+      // A page opened now: its switch is usable once the event stream opens, not after the probe.
+      const fresh = await openDashboard(browser, server.dashboardUrl);
+      try {
+        const toggle = async (want: boolean): Promise<{ pageMs: number; serverMs: number }> => {
+          const answered = fresh.waitForResponse((r) => r.url().endsWith('/api/input/pause'));
+          // In the page: from the click to the switch showing the new state.
+          const pageMs = (await fresh.evaluate(`new Promise((resolve, reject) => {
+            const sw = document.querySelector('[data-testid="pause-switch"]');
+            const t0 = performance.now();
+            const mo = new MutationObserver(() => { if (sw.getAttribute('data-paused') === '${want}') { mo.disconnect(); resolve(performance.now() - t0); } });
+            mo.observe(sw, { attributes: true });
+            setTimeout(() => reject(new Error('the switch did not change')), 10000);
+            sw.click();
+          })`)) as number;
+          // At the server: the request's own time (sent to answered), the state set when it answers.
+          const response = await answered;
+          const t = response.request().timing();
+          expect(core.settings.values().input.paused).toBe(want);
+          expect(((await response.json()) as { paused: boolean }).paused).toBe(want);
+          return { pageMs, serverMs: t.responseEnd - t.requestStart };
+        };
+        const paused = await toggle(true);
+        const resumed = await toggle(false);
+        // Both took effect while the probe still hung: neither waited on it.
+        expect(slowHealth.pending).toBeGreaterThan(0);
+        expect(await Promise.race([probing, new Promise((r) => setTimeout(() => r('waiting'), 50))])).toBe('waiting');
+        process.stdout.write(`[e2e] pause: shown ${paused.pageMs.toFixed(1)} ms, in effect at the server ${paused.serverMs.toFixed(1)} ms; resume: shown ${resumed.pageMs.toFixed(1)} ms, server ${resumed.serverMs.toFixed(1)} ms (a probe hanging throughout)\n`);
+      } finally {
+        await fresh.context().close();
+      }
+      release();
+      expect(await probing).toBe('answered');
+    } finally {
+      release();
+    }
   });
 });

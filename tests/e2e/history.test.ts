@@ -65,6 +65,8 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
       // What makes a row wide: a long refusal, long parameters, a long title, both frames.
       catalog.activity.append({ at: new Date(now - 27 * 60_000).toISOString(), tool: 'scroll_into_view', source: 'browser', target: TAB, result: 'FRAME_STALE', message: 'The frame is 12.4 s older than the tab: the page changed since it was captured (a navigation or a layout shift), so its coordinates no longer hold.', frameRef: tab[1]!.ref, params: { query: 'Accept all cookies and continue to the site', node: 'e123456789' }, durationMs: 1234, client: 'a-very-long-mcp-client-name-for-testing' });
       catalog.activity.append({ at: new Date(now - 26 * 60_000).toISOString(), tool: 'click', source: 'desktop', target: NOTES, result: 'ok', frameRef: notes[1]!.ref, afterRef: notes[0]!.ref, imagePoint: { x: 80, y: 150 }, sourcePoint: { x: 1160.25, y: 2210.75 }, params: { button: 'right', clicks: 2 }, durationMs: 62, client: 'e2e-agent' });
+      // A click in the frame's very corner, and what the server said of it.
+      catalog.activity.append({ at: new Date(now - 25 * 60_000).toISOString(), tool: 'click', source: 'desktop', target: NOTES, result: 'ok', message: 'Hit cell “45.00 EUR”. No visible change', frameRef: notes[2]!.ref, afterRef: notes[1]!.ref, imagePoint: { x: 0, y: 0 }, sourcePoint: { x: 0, y: 0 }, durationMs: 30, client: 'e2e-agent' });
     } finally {
       catalog.close();
     }
@@ -115,7 +117,7 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
     ] as const) {
       await page.setViewportSize({ width, height });
       await page.goto(`${s.base}/#/activity`);
-      await expect.poll(() => page.getByTestId('activity-row').count()).toBe(4);
+      await expect.poll(() => page.getByTestId('activity-row').count()).toBe(5);
       await page.getByTestId('run-group').waitFor();
       // Every column, Result and Before · After included, inside the card and the window: no sideways scrolling.
       const fit = (await page.evaluate(`(() => {
@@ -139,15 +141,27 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
     const m = (await mark.boundingBox())!;
     const drawn = { x: t.x + (t.width - 320 * Math.min(t.width / 320, t.height / 200)) / 2, scale: Math.min(t.width / 320, t.height / 200) };
     expect(Math.abs(m.x + m.width / 2 - (drawn.x + 120 * drawn.scale))).toBeLessThan(1.5);
-    // And in the viewer, the same point on the full image.
+    // The thumbnail opens the Activity viewer, marked at the same point; its before image opens the timeline's viewer.
     await thumb.click();
+    const dialog = page.getByTestId('activity-viewer');
+    await dialog.waitFor();
+    const shot = dialog.getByTestId('aviewer-before').locator('img');
+    await expect.poll(() => shot.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(320);
+    const d = (await shot.boundingBox())!;
+    const dm = (await dialog.getByTestId('aviewer-mark').boundingBox())!;
+    expect(Math.abs(dm.x + dm.width / 2 - (d.x + (120 / 320) * d.width))).toBeLessThan(2);
+    expect(Math.abs(dm.y + dm.height / 2 - (d.y + (80 / 200) * d.height))).toBeLessThan(2);
+    await dialog.getByTestId('aviewer-before').locator('a').click();
     await expect.poll(() => page.url()).toContain(tab[0]!.ref);
     const img = page.getByTestId('viewer-image');
     await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(320);
-    const v = (await img.boundingBox())!;
-    const vm = (await page.getByTestId('click-mark').boundingBox())!;
-    expect(Math.abs(vm.x + vm.width / 2 - (v.x + (120 / 320) * v.width))).toBeLessThan(2);
-    expect(Math.abs(vm.y + vm.height / 2 - (v.y + (80 / 200) * v.height))).toBeLessThan(2);
+    // Measured once the viewer has laid the image out (it fits the image after it loads).
+    const off = async (): Promise<number> => {
+      const v = (await img.boundingBox())!;
+      const vm = (await page.getByTestId('click-mark').boundingBox())!;
+      return Math.max(Math.abs(vm.x + vm.width / 2 - (v.x + (120 / 320) * v.width)), Math.abs(vm.y + vm.height / 2 - (v.y + (80 / 200) * v.height)));
+    };
+    await expect.poll(off).toBeLessThan(2);
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
@@ -156,10 +170,10 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
     const group = page.locator(`[data-testid="run-group"][data-run="${quiet.id}"]`);
     await expect.poll(() => group.getByTestId('run-goal').innerText()).toBe('“Book a table for two”');
     expect(await group.getByTestId('run-count').innerText()).toBe('Stopped before any action');
-    await expect.poll(() => group.getByTestId('run-status').innerText()).toBe('Stopped: error');
+    await expect.poll(() => group.getByTestId('run-status').innerText()).toBe('Stopped: Sightline failed');
     // Between the actions before and after its start (newest first: 26 min ago sits under 26, above 27).
     const order = await page.locator('[data-testid="activity-row"], [data-testid="run-group"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-run') ?? e.getAttribute('data-tool')));
-    expect(order).toEqual(['click', quiet.id, 'scroll_into_view', 'type_text', 'click']);
+    expect(order).toEqual(['click', 'click', quiet.id, 'scroll_into_view', 'type_text', 'click']);
     const { runs } = await get<{ runs: { id: string; actions: number; goal?: string }[] }>('/api/runs');
     expect(runs).toEqual([expect.objectContaining({ id: quiet.id, actions: 0, goal: 'Book a table for two' })]);
   });
@@ -281,5 +295,135 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
     await page.getByTestId('search-to').fill(oldestDay);
     await expect.poll(() => hits.count()).toBe(Math.min(50, onDay.length));
     await expect.poll(() => page.getByTestId('search-summary').innerText()).toMatch(new RegExp(`^${onDay.length} screenshots? match`));
+  });
+
+  it('says what happened: the server\'s words on every row, codes in words, readable thumbnails whose marks are whole', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${s.base}/#/activity`);
+    const corner = page.locator('[data-testid="activity-row"]').filter({ has: page.locator('[data-testid="activity-message"]', { hasText: '45.00 EUR' }) });
+    // A successful row says what the server said of it.
+    await expect.poll(() => corner.getByTestId('activity-message').innerText()).toBe('Hit cell “45.00 EUR”. No visible change');
+    // A code in words, the code beside it.
+    const stale = page.locator('[data-testid="activity-row"][data-result="FRAME_STALE"]');
+    expect(await stale.getByTestId('activity-error-code').innerText()).toBe('The screen changed since the screenshot');
+    expect(await stale.innerText()).toContain('FRAME_STALE');
+    // Thumbnails large enough to read, enlarged under the pointer.
+    const before = corner.getByTestId('before-frame');
+    const b = (await before.boundingBox())!;
+    expect(b.width).toBeGreaterThanOrEqual(148);
+    await before.hover();
+    const zoom = page.getByTestId('peek-zoom');
+    await zoom.waitFor();
+    expect((await zoom.boundingBox())!.width).toBeGreaterThanOrEqual(400);
+    await page.mouse.move(5, 5);
+    await expect.poll(() => zoom.count()).toBe(0);
+    // The click at the corner: its mark drawn whole inside the thumbnail, on the corner's side.
+    const mark = (await before.getByTestId('click-mark').boundingBox())!;
+    expect(mark.width).toBeGreaterThan(6);
+    expect(mark.x).toBeGreaterThanOrEqual(b.x);
+    expect(mark.y).toBeGreaterThanOrEqual(b.y);
+    expect(mark.x + mark.width).toBeLessThanOrEqual(b.x + b.width);
+    expect(mark.y + mark.height).toBeLessThanOrEqual(b.y + b.height);
+    expect(mark.x - b.x).toBeLessThan(b.width / 4);
+  });
+
+  it('steps through the evidence in the Activity viewer and returns to the same place in the log', async () => {
+    await page.setViewportSize({ width: 1280, height: 560 });
+    await page.goto(`${s.base}/#/activity`);
+    await expect.poll(() => page.getByTestId('activity-row').count()).toBe(5);
+    // Down the log to its oldest row, and open that row's evidence.
+    const oldest = page.getByTestId('activity-row').last();
+    await oldest.scrollIntoViewIfNeeded();
+    const scrolled = (await page.locator('.page').evaluate((el) => el.scrollTop)) as number;
+    expect(scrolled).toBeGreaterThan(0);
+    await oldest.getByTestId('before-frame').click();
+    const dialog = page.getByTestId('activity-viewer');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('aviewer-position').innerText()).toBe('5 of 5');
+    expect(await dialog.getByTestId('aviewer-earlier').isDisabled()).toBe(true);
+    // Later, by button and by arrow key: the before and after of each action.
+    await dialog.getByTestId('aviewer-later').click();
+    await expect.poll(() => dialog.getByTestId('aviewer-position').innerText()).toBe('4 of 5');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => dialog.getByTestId('aviewer-position').innerText()).toBe('3 of 5');
+    expect(await dialog.getByTestId('aviewer-title').innerText()).toMatch(/^scroll_into_view/);
+    // Refused, it did nothing: no after, said plainly.
+    expect(await dialog.getByTestId('aviewer-no-after').innerText()).toMatch(/did not happen/);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => dialog.getByTestId('aviewer-position').innerText()).toBe('1 of 5');
+    expect(await dialog.getByTestId('aviewer-after').locator('a').getAttribute('data-ref')).toBe(notes[1]!.ref);
+    await screenshot(page, 'activity-viewer');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    // Where the person was: the same scroll, the focus on the thumbnail that opened it.
+    expect(await page.locator('.page').evaluate((el) => el.scrollTop)).toBe(scrolled);
+    expect(await page.evaluate(`document.activeElement?.closest('[data-testid="activity-row"]') === [...document.querySelectorAll('[data-testid="activity-row"]')].at(-1)`)).toBe(true);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('fits a phone-sized window on every screen, the pause switch in view', async () => {
+    const phoneView = await openDashboard(browser, s.dashboardUrl, { width: 390, height: 844 });
+    try {
+      const fits = async (name: string): Promise<void> => {
+        await phoneView.waitForTimeout(300);
+        const m = (await phoneView.evaluate(`(() => {
+          const sw = document.querySelector('[data-testid="pause-switch"]').getBoundingClientRect();
+          const hit = document.elementFromPoint(sw.left + sw.width / 2, sw.top + sw.height / 2);
+          // Every control shown lies inside the window: none cut off at its right edge.
+          const cut = [...document.querySelectorAll('main button, main select, main input, main textarea, main a.btn')]
+            .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+            .filter((el) => el.getBoundingClientRect().right > innerWidth + 0.5 || el.getBoundingClientRect().left < -0.5)
+            .map((el) => el.getAttribute('data-testid') || el.getAttribute('aria-label') || el.textContent.trim().slice(0, 30));
+          return { page: document.documentElement.scrollWidth, body: document.body.scrollWidth, left: sw.left, right: sw.right, onTop: document.querySelector('[data-testid="pause-switch"]').contains(hit), cut };
+        })()`)) as { page: number; body: number; left: number; right: number; onTop: boolean; cut: string[] };
+        expect(m.cut, name).toEqual([]);
+        expect(m.page, name).toBeLessThanOrEqual(390);
+        expect(m.body, name).toBeLessThanOrEqual(390);
+        expect(m.right, name).toBeLessThanOrEqual(390);
+        expect(m.onTop, name).toBe(true);
+      };
+      await phoneView.goto(`${s.base}/#/timeline`);
+      await phoneView.getByTestId('frame-row').first().waitFor();
+      await fits('timeline');
+      await screenshot(phoneView, 'timeline-390');
+      // The viewer: the whole image in view, not cut.
+      await phoneView.goto(`${s.base}/#/timeline/${tab[0]!.ref}`);
+      const img = phoneView.getByTestId('viewer-image');
+      await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(320);
+      await fits('viewer');
+      const shown = (await img.boundingBox())!;
+      const stage = (await phoneView.getByTestId('viewer-stage').boundingBox())!;
+      expect(shown.x).toBeGreaterThanOrEqual(stage.x);
+      expect(shown.x + shown.width).toBeLessThanOrEqual(stage.x + stage.width);
+      expect(shown.x + shown.width).toBeLessThanOrEqual(390);
+      // Activity: every action keeps what it did, on what, and how it ended.
+      await phoneView.goto(`${s.base}/#/activity`);
+      await expect.poll(() => phoneView.getByTestId('activity-row').count()).toBe(5);
+      await fits('activity');
+      const row = phoneView.locator('[data-testid="activity-row"][data-result="FRAME_STALE"]');
+      for (const cell of ['Action', 'Target', 'Point', 'Result', 'Took']) {
+        const box = await row.locator(`td[data-label="${cell}"]`).boundingBox();
+        expect(box, cell).not.toBeNull();
+        expect(box!.width, cell).toBeGreaterThan(0);
+        expect(box!.x + box!.width, cell).toBeLessThanOrEqual(390);
+      }
+      expect(await row.locator('td[data-label="Action"]').innerText()).toContain('scroll_into_view');
+      expect(await row.locator('td[data-label="Target"]').innerText()).toContain('Rain radar · Weather');
+      expect(await row.locator('td[data-label="Result"]').innerText()).toContain('The screen changed since the screenshot');
+      await screenshot(phoneView, 'activity-390');
+      for (const screen of ['targets', 'setup', 'settings'] as const) {
+        await phoneView.goto(`${s.base}/#/${screen}`);
+        await phoneView.locator('main .page-head h1').waitFor();
+        await fits(screen);
+      }
+      await screenshot(phoneView, 'settings-390');
+      await phoneView.goto(`${s.base}/#/setup`);
+      await phoneView.getByTestId('connect-agent').waitFor();
+      await fits('setup');
+      await screenshot(phoneView, 'setup-390');
+    } finally {
+      await phoneView.context().close();
+    }
   });
 });

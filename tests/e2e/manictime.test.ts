@@ -68,9 +68,9 @@ describe('dashboard over a ManicTime archive (sightline serve + Chromium)', () =
     await expect.poll(async () => (await rows()).length).toBeGreaterThan(12);
     const shown = await rows();
     expect(shown.slice(0, 2).map((r) => r.ref)).toEqual(own.map((f) => f.ref));
-    // Then the archive, newest first: 2024-04-02 (no activity recorded: the monitor names it),
-    // then 2024-04-01 12:00 on both monitors, when Outlook was in front.
-    expect(shown.slice(2, 7).map((r) => r.title)).toEqual(Array(5).fill('monitor:0'));
+    // Then the archive, newest first: 2024-04-02 (no activity recorded: the screen names it, in
+    // words), then 2024-04-01 12:00 on both monitors, when Outlook was in front.
+    expect(shown.slice(2, 7).map((r) => r.title)).toEqual(Array(5).fill('Screen 1'));
     expect(shown.slice(7, 9).map((r) => r.title)).toEqual(['Outlook', 'Outlook']);
     // Archive thumbnails really load.
     await expect
@@ -84,7 +84,8 @@ describe('dashboard over a ManicTime archive (sightline serve + Chromium)', () =
     const page1 = await api<FramesPage>(`/api/frames?source=manictime&limit=4&before=${encodeURIComponent('2024-04-01T10:31:00+02:00')}`);
     const frame = page1.frames.find((f) => f.capturedAt === '2024-04-01T10:30:00+02:00' && f.monitor === 0)!;
     await page.goto(`${s.base}/#/timeline/${frame.ref}`);
-    await expect.poll(() => page.getByTestId('viewer-title').innerText()).toBe('Google Chrome — https://example.com/b');
+    // The document first, then the app.
+    await expect.poll(() => page.getByTestId('viewer-title').innerText()).toBe('https://example.com/b — Google Chrome');
     expect(await page.getByTestId('viewer-title').getAttribute('title')).toBe('manictime:monitor:0');
   });
 });

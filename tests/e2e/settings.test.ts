@@ -27,8 +27,16 @@ describe('settings that cannot take effect (sightline serve + Chromium)', () => 
   const errorOf = (key: string) => page.locator(`#setting-${key.replace(/\./g, '\\.')}-error`);
 
   async function save(key: string, value: string): Promise<void> {
-    await field(key).fill(value);
-    await page.getByTestId('settings-save').click();
+    // Typed again until the form holds it as a change: a form that is still loading the settings
+    // (after a reload) puts the saved value back over what was typed first.
+    const save = page.getByTestId('settings-save');
+    await expect
+      .poll(async () => {
+        await field(key).fill(value);
+        return save.isEnabled();
+      })
+      .toBe(true);
+    await save.click();
   }
 
   beforeAll(async () => {

@@ -176,7 +176,7 @@ export interface DebugBrowser {
 /** A headless Chromium with remote debugging on a port of its choosing: a browser the browser source can adopt. */
 export async function startDebugBrowser(): Promise<DebugBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'sightline-e2e-chromium-'));
-  const proc = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const endpoint = await new Promise<string>((ok, fail) => {
     let err = '';
     const timer = setTimeout(() => fail(new Error(`chromium did not start: ${err}`)), 30_000);
@@ -196,11 +196,31 @@ export async function startDebugBrowser(): Promise<DebugBrowser> {
     async kill() {
       if (proc.exitCode === null && proc.signalCode === null) {
         const gone = once(proc, 'exit');
-        proc.kill('SIGKILL');
+        // The whole process group: its helper processes (renderers, the network service) would
+        // otherwise outlive it and go on writing to the profile while it is removed.
+        process.kill(-(proc.pid as number), 'SIGKILL');
         await gone;
       }
-      // Its helper processes outlive it for a moment and may still write to the profile.
       rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     },
   };
 }
+
+const AXE = resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
+
+export interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** axe-core's serious and critical findings on the page as it is now (the page needs `bypassCSP`). */
+export async function seriousViolations(page: Page): Promise<Violation[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
+  const found = (await page.evaluate(`window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`)) as Violation[];
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Each finding with the elements it names and why. */
+export const explainViolations = (vs: Violation[]): string => vs.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `   ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`).join('\n');

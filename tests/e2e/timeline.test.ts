@@ -13,14 +13,14 @@ import type { FramesPage, TimelinePositions } from '../../src/shared/api.ts';
 import { Catalog } from '../../src/main/core/catalog/catalog.ts';
 import type { FrameRecord } from '../../src/main/core/catalog/types.ts';
 import { serve, type Served } from '../support/cli.ts';
-import { ALL_SOURCES_OFF, launchBrowser, openDashboard, screenshot, seedFrames, writeSettings, type SeedFrame } from './support.ts';
+import { ALL_SOURCES_OFF, explainViolations, launchBrowser, openDashboard, screenshot, seedFrames, seriousViolations, writeSettings, type SeedFrame } from './support.ts';
 
 const TAB = 'browser:8F3A1C0D';
 const NOTES = 'desktop:window:0x5a00001';
 const RUN = 13;
 const TOTAL = 20 + 3 + 30 + 1 + RUN + 1;
-/** Rows with the run folded. */
-const ROWS = TOTAL - RUN + 1;
+/** Rows with the runs folded: today's tab (13 frames) and yesterday's build (3). */
+const ROWS = TOTAL - RUN + 1 - 3 + 1;
 
 /** Local time on the day `daysAgo` days before today (the strip is drawn in local days and hours). */
 function localAt(daysAgo: number, hour: number, minute: number, second = 0): string {
@@ -49,16 +49,17 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
   beforeAll(async () => {
     writeSettings(dataDir, { ...ALL_SOURCES_OFF, ocr: { index: false } });
     const specs: SeedFrame[] = [];
-    const notes = (capturedAt: string): SeedFrame => ({ source: 'desktop', target: NOTES, capturedAt, look: 'editor', width: 320, height: 200, label: { title: 'Plan — Notes' } });
-    // Three days ago: 20 frames, 09:00–09:38. Yesterday: three, 14:05–14:25.
+    const notes = (capturedAt: string): SeedFrame => ({ source: 'desktop', target: NOTES, capturedAt, look: 'editor', width: 320, height: 200, label: { title: 'Plan — Notes', app: 'Notes' } });
+    // Three days ago: 20 frames, 09:00–09:38. Yesterday: three within one minute, 14:05:00–14:05:40.
     for (let i = 0; i < 20; i++) specs.push(notes(localAt(3, 9, i * 2)));
-    for (let i = 0; i < 3; i++) specs.push({ source: 'desktop', target: NOTES, capturedAt: localAt(1, 14, 5 + i * 10), look: 'terminal', width: 320, height: 200, label: { title: 'Build — Terminal' } });
-    // Today, shortly after midnight (so it is today whenever the test runs): 31 frames of the
-    // notes, then 13 of a tab that did not change (20 s apart), then the notes again.
-    for (let i = 0; i < 30; i++) specs.push(notes(localAt(0, 0, 0, i * 20)));
-    specs.push(notes(localAt(0, 0, 10)));
-    for (let i = 0; i < RUN; i++) specs.push({ source: 'browser', target: TAB, capturedAt: localAt(0, 0, 11, i * 20), look: 'browser', width: 320, height: 200, label: { title: 'Forecast · Weather' } });
-    specs.push(notes(localAt(0, 0, 20)));
+    for (let i = 0; i < 3; i++) specs.push({ source: 'desktop', target: NOTES, capturedAt: localAt(1, 14, 5, i * 20), look: 'terminal', width: 320, height: 200, label: { title: 'Build — Terminal', app: 'Terminal' } });
+    // Today, in the first minutes after midnight (so it is today, and past, whenever the test runs
+    // but in those minutes): 31 frames of the notes, then 13 of a tab that did not change (10 s
+    // apart), then the notes again.
+    for (let i = 0; i < 30; i++) specs.push(notes(localAt(0, 0, 0, i)));
+    specs.push(notes(localAt(0, 0, 1)));
+    for (let i = 0; i < RUN; i++) specs.push({ source: 'browser', target: TAB, capturedAt: localAt(0, 0, 2, i * 10), look: 'browser', width: 320, height: 200, label: { title: 'Forecast · Weather', document: 'https://weather.example/forecast' } });
+    specs.push(notes(localAt(0, 0, 5)));
     const frames = await seedFrames(dataDir, specs);
     older = frames.slice(0, 20);
     yesterday = frames.slice(20, 23);
@@ -68,6 +69,8 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
     const catalog = Catalog.open(dataDir);
     try {
       for (const f of run) catalog.text.put({ ref: f.ref, text: 'Forecast sunny', boxes: [], label: f.label ?? {}, status: 'read', screen: run[0]!.ref, reuse: f === run[0] ? 'read' : 'same' });
+      // Yesterday's build output did not change either: a run inside one minute.
+      for (const f of yesterday) catalog.text.put({ ref: f.ref, text: 'Build passed', boxes: [], label: f.label ?? {}, status: 'read', screen: yesterday[0]!.ref, reuse: f === yesterday[0] ? 'read' : 'same' });
     } finally {
       catalog.close();
     }
@@ -185,27 +188,28 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
 
   it('folds near-identical consecutive frames into one row that opens and folds again', async () => {
     await page.goto(`${s.base}/#/timeline`);
-    const label = page.getByTestId('run-label').filter({ hasText: 'similar' });
+    const label = page.getByTestId('run-label').filter({ hasText: `${RUN} similar` });
     await expect.poll(() => label.count()).toBe(1);
     const first = new Date(run[0]!.capturedAt);
     const last = new Date(run[RUN - 1]!.capturedAt);
     const hm = (d: Date): string => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-    expect(await label.innerText()).toBe(`${hm(first)}–${hm(last)} · ${RUN} similar`);
+    expect(await label.innerText()).toBe(`${RUN} similar · ${hm(first)}–${hm(last)}`);
     expect(await page.getByTestId('frame-count').innerText()).toBe(`${TOTAL} frames`);
     // The list has a row less for each frame folded away (the listbox says how many rows in all).
     const rowCount = (): Promise<string | null> => page.locator('[data-testid="frame-row"]').first().getAttribute('aria-setsize');
     await expect.poll(rowCount).toBe(String(ROWS));
-    // The run's row is the second (the notes at 00:20 come first) and shows its newest frame.
+    // The run's row is the second (the notes at 00:05 come first) and shows its newest frame.
     const runRow = page.locator('[data-testid="frame-row"]', { has: label });
     expect(await runRow.getAttribute('data-ref')).toBe(run[RUN - 1]!.ref);
     expect(await runRow.getAttribute('data-index')).toBe('1');
     for (const f of run.slice(0, -1)) expect(await page.locator(`[data-testid="frame-row"][data-ref="${f.ref}"]`).count()).toBe(0);
 
-    // Opened by mouse: every frame of the run is a row of its own.
+    // Opened by mouse: every frame of the run is a row of its own (yesterday's run stays folded).
+    const OPEN = String(TOTAL - 3 + 1);
     await runRow.getByTestId('run-toggle').click();
-    await expect.poll(rowCount).toBe(String(TOTAL));
+    await expect.poll(rowCount).toBe(OPEN);
     for (const f of run) expect(await page.locator(`[data-testid="frame-row"][data-ref="${f.ref}"]`).count()).toBe(1);
-    expect(await runRow.getByTestId('run-toggle').getAttribute('aria-expanded')).toBe('true');
+    expect(await runRow.getByTestId('run-toggle').getAttribute('data-open')).toBe('true');
     await screenshot(page, 'timeline-run-open');
 
     // Folded by keyboard from inside the run: select a frame of it, arrow left.
@@ -215,9 +219,107 @@ describe('the timeline: time strip and folded runs (sightline serve + Chromium)'
     await expect.poll(rowCount).toBe(String(ROWS));
     // And opened again with arrow right on the run's row, then folded.
     await page.keyboard.press('ArrowRight');
-    await expect.poll(rowCount).toBe(String(TOTAL));
+    await expect.poll(rowCount).toBe(OPEN);
     await page.keyboard.press('ArrowLeft');
     await expect.poll(rowCount).toBe(String(ROWS));
     await screenshot(page, 'timeline-runs');
+  });
+
+  it('reads as memory: the hours labelled and coloured by app, the day named in full, titles led by the document, a one-minute run said so', async () => {
+    await page.goto(`${s.base}/#/timeline`);
+    await page.getByTestId('time-strip').waitFor();
+    // The clock under the bars.
+    expect(await page.getByTestId('strip-ticks').innerText()).toMatch(/^00\s*06\s*12\s*18$/);
+    // Today's one hour holds the notes and the weather tab: its bar is both their colours, the legend names them.
+    const hour0 = page.locator('[data-testid="strip-hour"][data-hour="00"]');
+    await expect.poll(async () => (await hour0.locator('.seg').evaluateAll((els) => els.map((e) => e.getAttribute('data-app')))).sort()).toEqual(['Notes', 'weather.example']);
+    const colours = await hour0.locator('.seg').evaluateAll((els) => els.map((e) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(e).backgroundColor));
+    expect(new Set(colours).size).toBe(2);
+    expect((await page.getByTestId('strip-legend').innerText()).split('\n').sort()).toEqual(['Notes', 'weather.example']);
+    // The day picker shows its whole text.
+    const day = page.getByTestId('strip-day');
+    const room = (await day.evaluate(`(() => {
+      const el = document.querySelector('[data-testid="strip-day"]');
+      const probe = document.createElement('span');
+      probe.style.font = getComputedStyle(el).font;
+      probe.style.position = 'absolute';
+      probe.textContent = el.options[el.selectedIndex].text;
+      document.body.append(probe);
+      const need = probe.getBoundingClientRect().width;
+      probe.remove();
+      return { need, has: el.clientWidth };
+    })()`)) as { need: number; has: number };
+    // The text, its padding and the arrow fit.
+    expect(room.need + 34, JSON.stringify(room)).toBeLessThanOrEqual(room.has);
+    // A row of the notes leads with what it shows; the app follows, once.
+    const notesRow = page.locator(`[data-testid="frame-row"][data-ref="${today[today.length - 1]!.ref}"]`);
+    expect(await notesRow.getByTestId('frame-title').innerText()).toBe('Plan');
+    expect(await notesRow.getByTestId('frame-app').innerText()).toBe('Notes');
+    // Yesterday's three frames inside one minute: the row says so, not "14:05–14:05".
+    await page.getByTestId('strip-older').click();
+    await expect.poll(topRef).toBe(yesterday[yesterday.length - 1]!.ref);
+    const buildRun = page.locator(`[data-testid="frame-row"][data-ref="${yesterday[2]!.ref}"]`).getByTestId('run-label');
+    await expect.poll(() => buildRun.innerText()).toBe('3 similar · within a minute at 14:05');
+  });
+
+  it('opens on the newest frame', async () => {
+    const fresh = await openDashboard(browser, s.dashboardUrl, { width: 1440, height: 900 });
+    try {
+      const newest = today[today.length - 1]!.ref;
+      await expect.poll(() => fresh.url()).toContain(`#/timeline/${newest}`);
+      await expect.poll(() => fresh.getByTestId('viewer-title').innerText()).toBe('Plan — Notes');
+      // Closed, it stays closed.
+      await fresh.getByRole('button', { name: 'Close viewer' }).click();
+      await expect.poll(() => fresh.url()).toMatch(/#\/timeline$/);
+      await fresh.waitForTimeout(200);
+      expect(await fresh.getByTestId('viewer').count()).toBe(0);
+    } finally {
+      await fresh.context().close();
+    }
+  });
+
+  it('folds search hits of one unchanged screen like the timeline, a new search closes the last result, and both states pass axe', async () => {
+    const a11y = await openDashboard(browser, s.dashboardUrl, { width: 1440, height: 900, bypassCSP: true });
+    const failures: string[] = [];
+    const check = async (state: string): Promise<void> => {
+      for (const scheme of ['light', 'dark'] as const) {
+        await a11y.emulateMedia({ colorScheme: scheme });
+        await a11y.waitForTimeout(200);
+        const vs = await seriousViolations(a11y);
+        if (vs.length > 0) failures.push(`${state} (${scheme}):\n${explainViolations(vs)}`);
+      }
+    };
+    try {
+      // A run opened: each row of it is an option holding no control of its own.
+      await a11y.goto(`${s.base}/#/timeline`);
+      const runRow = a11y.locator(`[data-testid="frame-row"][data-ref="${run[RUN - 1]!.ref}"]`);
+      await runRow.getByTestId('run-toggle').click();
+      await expect.poll(() => a11y.locator(`[data-testid="frame-row"][data-ref="${run[0]!.ref}"]`).count()).toBe(1);
+      await check('timeline, a run open');
+
+      // 13 hits of the one forecast screen are one row.
+      await a11y.getByTestId('timeline-search').fill('forecast');
+      await a11y.getByTestId('timeline-search').press('Enter');
+      const fold = a11y.getByTestId('search-run');
+      await expect.poll(() => fold.innerText()).toMatch(new RegExp(`^${RUN} screenshots, \\d\\d:02–\\d\\d:04: one screen, unchanged$`));
+      expect(await a11y.getByTestId('search-hit').count()).toBe(1);
+      await check('search results');
+      await fold.click();
+      await expect.poll(() => a11y.getByTestId('search-hit').count()).toBe(RUN);
+      await check('search results, a run open');
+      await screenshot(a11y, 'timeline-search-folded');
+
+      // A result opened, then a new search: the viewer closes.
+      await a11y.getByTestId('search-hit').first().click();
+      await expect.poll(() => a11y.url()).toContain(run[RUN - 1]!.ref);
+      await a11y.getByTestId('timeline-search').fill('build');
+      await a11y.getByTestId('timeline-search').press('Enter');
+      await expect.poll(() => a11y.url()).toMatch(/#\/timeline$/);
+      expect(await a11y.getByTestId('viewer').count()).toBe(0);
+    } finally {
+      await a11y.context().close();
+    }
+    if (failures.length > 0) process.stderr.write(`${failures.join('\n\n')}\n`);
+    expect(failures.join('\n\n')).toBe('');
   });
 });

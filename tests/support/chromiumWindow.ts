@@ -91,7 +91,16 @@ export async function startChromiumWindow(env: NodeJS.ProcessEnv, opts: { exec?:
   const words = (opts.exec ?? '/usr/bin/chromium %U').split(' ').filter(Boolean);
   const args = words.flatMap((w) => (w === '%U' || w === '%u' ? [...own, opts.url] : /^%[a-zA-Z]$/.test(w) ? [] : [w]));
   const [program, ...rest] = args as [string, ...string[]];
-  const proc: ChildProcess = spawn(program, rest, { env, stdio: 'ignore' });
+  // A process group of its own: closing it ends its helper processes too, which would otherwise
+  // go on writing to the profile while it is removed.
+  const proc: ChildProcess = spawn(program, rest, { env, stdio: 'ignore', detached: true });
+  const kill = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-(proc.pid as number), signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
   // Polled without blocking: the page's server runs in this process and must answer meanwhile.
   let windowId = 0;
   for (const deadline = Date.now() + 60_000; !windowId && Date.now() < deadline; ) {
@@ -101,7 +110,7 @@ export async function startChromiumWindow(env: NodeJS.ProcessEnv, opts: { exec?:
     if (!windowId) await new Promise((r) => setTimeout(r, 200));
   }
   if (!windowId) {
-    proc.kill('SIGKILL');
+    kill('SIGKILL');
     throw new Error(`chromium window "${opts.title}" not found in 60 s`);
   }
   return {
@@ -109,11 +118,15 @@ export async function startChromiumWindow(env: NodeJS.ProcessEnv, opts: { exec?:
     pid: proc.pid!,
     close: () =>
       new Promise((ok) => {
-        const done = (): void => (rmSync(profile, { recursive: true, force: true }), ok());
+        const done = (): void => {
+          kill('SIGKILL');
+          rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+          ok();
+        };
         if (proc.exitCode !== null || proc.signalCode !== null) return done();
         proc.once('exit', done);
-        proc.kill('SIGTERM');
-        setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
+        kill('SIGTERM');
+        setTimeout(() => kill('SIGKILL'), 3000).unref();
       }),
   };
 }

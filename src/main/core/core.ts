@@ -78,6 +78,10 @@ export interface Core {
   /** Captures and actions in flight: background work waits for a quiet moment. */
   readonly busy: BusySignal;
   status(): Promise<StatusInfo>;
+  /** The status now, from the sources' last checks (never waits on a probe). */
+  statusNow(): StatusInfo;
+  /** Every source checked again, then the status. */
+  statusChecked(): Promise<StatusInfo>;
   /** An MCP session opened (+1) or closed (−1). */
   clientConnected(delta: 1 | -1): void;
   setPaused(paused: boolean): void;
@@ -126,7 +130,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     warn: (line) => log(`[sightline] ${line}`),
     redact: redactor(() => settings.values()),
   });
-  const targets = new TargetService(sources);
+  const targets = new TargetService(sources, (listed) => {
+    try {
+      catalog.activity.rememberNames(listed);
+    } catch (e) {
+      log(`[sightline] target names not kept: ${(e as Error).message}`);
+    }
+  });
   const history = new History({ catalog, sources, settings, events, log });
   const indexer = new TextIndexer({
     store: catalog.text,
@@ -164,17 +174,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   catalog.on('frame-updated', (f) => events.emit('frame-updated', f));
   catalog.on('activity', (a) => events.emit('activity', a));
-  sources.onChange(() => {
-    events.emit('tools-changed');
-    events.emit('status');
-  });
+  sources.onChange(() => events.emit('tools-changed'));
+  // Every change of a source's health as shown (a check came back different, a call found it
+  // down, a browser's connection closed) goes to the dashboard at once.
+  sources.onHealth(() => events.emit('status'));
   settings.on('change', (next) => {
     events.emit('settings', next);
     events.emit('status');
     if (maintenance.indexing) void indexer.settingsChanged();
   });
 
-  const status = new StatusService({ dataDir, settings: () => settings.values(), health: () => sources.health(), textIndex: () => search.status(), changed: () => events.emit('status') });
+  const status = new StatusService({ dataDir, settings: () => settings.values(), health: sources, textIndex: () => search.status(), changed: () => events.emit('status') });
   let closed = false;
   return {
     dataDir,
@@ -196,6 +206,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     indexer,
     busy,
     status: () => status.status(),
+    statusNow: () => status.snapshot(),
+    statusChecked: () => status.checked(),
     clientConnected: (delta) => status.clientConnected(delta),
     setPaused(paused) {
       // The pause switch works on a full disk too: in memory until it can be saved.

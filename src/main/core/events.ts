@@ -1,6 +1,7 @@
 /** What the core announces, to the dashboard's event stream, MCP sessions and the tray. */
 import type { EventEmitter } from 'node:events';
-import type { ActivityEntry, ProgressInfo } from '../../shared/api.ts';
+import type { ProgressInfo } from '../../shared/api.ts';
+import type { ActivityEntry } from '../../shared/activity.ts';
 import type { SettingsValues } from '../../shared/settings.ts';
 import type { FrameRecord } from './catalog/types.ts';
 

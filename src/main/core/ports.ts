@@ -3,7 +3,8 @@
  * A tool or a route is handed these, never the composition root: it can reach only what its
  * port says (see docs/architecture.md). The services implement them (frames/, actions/, …).
  */
-import type { ActivityEntry, ActivityQuery, FrameSummary, RunSummary, RunView, ScreenshotSearch, StatusInfo, TargetsResult, TextIndexStatus } from '../../shared/api.ts';
+import type { FrameSummary, ScreenshotSearch, StatusInfo, TargetsResult, TextIndexStatus } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/activity.ts';
 import type { ImageFormat, Point, Rect, ScreenshotList, SourceName, UiNode } from '../../shared/frame.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
@@ -295,6 +296,8 @@ export interface TextSearchPort {
   search(p: SearchParams): Promise<ScreenshotSearch>;
   /** The indexer's progress (undefined when none runs in this process). */
   status(): TextIndexStatus | undefined;
+  /** The screen key of each of `refs` that has text (equal keys in a row: the same screen up to noise). */
+  screens(refs: readonly string[]): Map<string, string>;
 }
 
 // ── the human's side ───────────────────────────────────────────────────────────────────────
@@ -311,7 +314,12 @@ export interface SettingsPort {
 }
 
 export interface StatusPort {
+  /** The status once every enabled source has been checked at least once (waits only for that first check). */
   status(): Promise<StatusInfo>;
+  /** The status now, from the sources' last checks: never waits on a probe. */
+  statusNow(): StatusInfo;
+  /** Every source checked again now, then the status. */
+  statusChecked(): Promise<StatusInfo>;
 }
 
 export interface ActivityPort {

@@ -1,6 +1,6 @@
 /** Pure helpers for the activity log (tested under Node). */
-import type { ActivityEntry, ActivityQuery } from '../../shared/api.ts';
-import { localTargetId } from './format.ts';
+import type { ActivityEntry, ActivityQuery } from '../../shared/activity.ts';
+import { placeName } from './format.ts';
 
 /** Tools an agent can call, for the filter (entries may name others; they are added as seen). */
 export const KNOWN_TOOLS = [
@@ -25,63 +25,91 @@ export function matchesActivity(e: ActivityEntry, q: ActivityQuery): boolean {
   if (q.result === 'ok' && e.result !== 'ok') return false;
   if (q.result === 'error' && e.result === 'ok') return false;
   if (q.run && e.run?.id !== q.run) return false;
+  if (q.session && e.session !== q.session) return false;
+  if (q.frame && e.frameRef !== q.frame && e.afterRef !== q.frame) return false;
   return true;
 }
 
-/** A row of the activity table: an agent run's heading, or one action (under its run's heading when it has one). */
+/**
+ * A group of actions the log gathers under one heading: an agent run (`sightline agent`, with its
+ * folder of artifacts), or an MCP client's session (one connection's actions: its agent's work).
+ * Runs and sessions are grouped the same way, so whatever acts on a group (fold it, show it alone,
+ * save it) treats both alike.
+ */
+export type ActionGroup = { kind: 'run'; id: string; artifacts?: string } | { kind: 'session'; id: string; client?: string };
+
+/** A row of the activity table: a group's heading, or one action (under its group's heading when it has one). */
 export type ActivityItem =
   | { kind: 'run'; key: string; run: { id: string; artifacts?: string }; count: number; failed: number; first: string; last: string }
-  | { kind: 'entry'; key: string; entry: ActivityEntry; run?: string };
+  | { kind: 'session'; key: string; session: { id: string; client?: string }; count: number; failed: number; first: string; last: string }
+  | { kind: 'entry'; key: string; entry: ActivityEntry; group?: string };
+
+/** The key of a group's heading (and of its fold and filter): `r<run>` or `s<session>`. */
+export const groupKey = (g: Pick<ActionGroup, 'kind' | 'id'>): string => `${g.kind === 'run' ? 'r' : 's'}${g.id}`;
+
+/** The group an action belongs to: its agent run, else its MCP session. */
+export function groupOf(e: ActivityEntry): ActionGroup | undefined {
+  if (e.run) return e.run.artifacts ? { kind: 'run', id: e.run.id, artifacts: e.run.artifacts } : { kind: 'run', id: e.run.id };
+  if (e.session) return e.client ? { kind: 'session', id: e.session, client: e.client } : { kind: 'session', id: e.session };
+  return undefined;
+}
 
 /**
- * Entries (newest first) with each agent run's actions gathered under one heading, placed where
- * the run's newest action is; actions of no run keep their place. A run's heading counts its
- * actions (those loaded) and their failures, and spans their times.
+ * Entries (newest first) with each group's actions gathered under one heading, placed where the
+ * group's newest action is; other actions keep their place. An agent run always has a heading; a
+ * session one only from its second action (one action under a heading says nothing more). A
+ * heading counts its actions (those loaded) and their failures, and spans their times.
  */
 export function groupByRun(entries: readonly ActivityEntry[], quiet: readonly { id: string; startedAt: string }[] = []): ActivityItem[] {
   const out = groupEntries(entries);
   // Runs that never acted: a heading of their own, where their start falls among the actions.
-  const timeOf = (item: ActivityItem): number => Date.parse(item.kind === 'run' ? item.last : item.entry.at);
+  const timeOf = (item: ActivityItem): number => Date.parse(item.kind === 'entry' ? item.entry.at : item.last);
   for (const r of quiet) {
     if (out.some((x) => x.kind === 'run' && x.run.id === r.id)) continue;
     const t = Date.parse(r.startedAt);
-    let at = out.findIndex((x) => !(x.kind === 'entry' && x.run) && timeOf(x) < t);
+    let at = out.findIndex((x) => !(x.kind === 'entry' && x.group) && timeOf(x) < t);
     if (at < 0) at = out.length;
-    out.splice(at, 0, { kind: 'run', key: `r${r.id}`, run: { id: r.id }, count: 0, failed: 0, first: r.startedAt, last: r.startedAt });
+    out.splice(at, 0, { kind: 'run', key: groupKey({ kind: 'run', id: r.id }), run: { id: r.id }, count: 0, failed: 0, first: r.startedAt, last: r.startedAt });
   }
   return out;
 }
 
 function groupEntries(entries: readonly ActivityEntry[]): ActivityItem[] {
-  const byRun = new Map<string, ActivityEntry[]>();
+  const byGroup = new Map<string, ActivityEntry[]>();
   for (const e of entries) {
-    if (!e.run) continue;
-    const list = byRun.get(e.run.id);
+    const g = groupOf(e);
+    if (!g) continue;
+    const key = groupKey(g);
+    const list = byGroup.get(key);
     if (list) list.push(e);
-    else byRun.set(e.run.id, [e]);
+    else byGroup.set(key, [e]);
   }
   const out: ActivityItem[] = [];
   for (const e of entries) {
-    if (!e.run) {
+    const g = groupOf(e);
+    const key = g && groupKey(g);
+    const list = key ? byGroup.get(key) : undefined;
+    if (!g || !key || !list || (g.kind === 'session' && list.length < 2)) {
       out.push({ kind: 'entry', key: `e${e.id}`, entry: e });
       continue;
     }
-    const list = byRun.get(e.run.id);
-    // Only the run's newest action places the group; the others are already under it.
-    if (!list || list[0] !== e) continue;
-    const artifacts = list.find((x) => x.run?.artifacts)?.run?.artifacts;
-    out.push({
-      kind: 'run',
-      key: `r${e.run.id}`,
-      run: artifacts ? { id: e.run.id, artifacts } : { id: e.run.id },
-      count: list.length,
-      failed: list.filter((x) => x.result !== 'ok').length,
-      first: (list.at(-1) as ActivityEntry).at,
-      last: e.at,
-    });
-    for (const x of list) out.push({ kind: 'entry', key: `e${x.id}`, entry: x, run: e.run.id });
+    // Only the group's newest action places it; the others are already under it.
+    if (list[0] !== e) continue;
+    const common = { key, count: list.length, failed: list.filter((x) => x.result !== 'ok').length, first: (list.at(-1) as ActivityEntry).at, last: e.at };
+    if (g.kind === 'run') {
+      const artifacts = list.find((x) => x.run?.artifacts)?.run?.artifacts;
+      out.push({ kind: 'run', ...common, run: artifacts ? { id: g.id, artifacts } : { id: g.id } });
+    } else {
+      out.push({ kind: 'session', ...common, session: g.client ? { id: g.id, client: g.client } : { id: g.id } });
+    }
+    for (const x of list) out.push({ kind: 'entry', key: `e${x.id}`, entry: x, group: key });
   }
   return out;
+}
+
+/** The actions in the order the table shows them (a group's under its heading): what the Activity viewer steps through. */
+export function shownEntries(items: readonly ActivityItem[], collapsed: ReadonlySet<string>): ActivityEntry[] {
+  return items.flatMap((i) => (i.kind === 'entry' && !(i.group && collapsed.has(i.group)) ? [i.entry] : []));
 }
 
 const short = (s: string, n = 40): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -113,9 +141,9 @@ export function targetOf(e: ActivityEntry): string | undefined {
 
 /**
  * A target by name: the title it had when the action was made (when the entry kept one), else its
- * title now or its last known one, else its app, else its id within its source.
+ * title now or its last known one, else its app, else its place in words ("Screen 1", "Tab").
  */
 export function targetLabel(id: string | undefined, targetTitles: Readonly<Record<string, string>>, kept?: { title?: string; app?: string }): string {
   if (!id) return '—';
-  return kept?.title ?? targetTitles[id] ?? kept?.app ?? localTargetId(id);
+  return kept?.title ?? targetTitles[id] ?? kept?.app ?? placeName(id);
 }

@@ -10,8 +10,8 @@
  * appends the next page. Nothing re-runs because an effect read a counter.
  */
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/api.ts';
-import { groupByRun, KNOWN_TOOLS, matchesActivity } from './activity.ts';
+import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/activity.ts';
+import { groupByRun, KNOWN_TOOLS, matchesActivity, shownEntries, type ActionGroup } from './activity.ts';
 
 export type ActivityFetcher = (query: ActivityQuery, signal: AbortSignal) => Promise<{ entries: ActivityEntry[] }>;
 export type RunFetcher = (id: string) => Promise<RunView>;
@@ -44,6 +44,8 @@ export class ActivityLog {
   #result = $state<ResultFilter>('');
   /** Only this agent run's actions ('' for all). */
   #run = $state('');
+  /** Only this MCP session's actions ('' for all). */
+  #session = $state('');
 
   /** The loaded actions, newest first; replaced on change (raw: entries are plain data). */
   entries = $state.raw<ActivityEntry[]>([]);
@@ -59,7 +61,7 @@ export class ActivityLog {
   /** Agent runs' folders as the API reads them, and why one could not be read. */
   readonly runInfo = new SvelteMap<string, RunView>();
   readonly runProblem = new SvelteMap<string, string>();
-  /** Runs whose actions are folded under their heading. */
+  /** Groups (by `groupKey`: runs and sessions) whose actions are folded under their heading. */
   readonly collapsed = new SvelteSet<string>();
   /** Requests under way: bookkeeping that nothing renders. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
@@ -73,11 +75,14 @@ export class ActivityLog {
     ...(this.#target ? { target: this.#target } : {}),
     ...(this.#result ? { result: this.#result } : {}),
     ...(this.#run ? { run: this.#run } : {}),
+    ...(this.#session ? { session: this.#session } : {}),
   });
   /** Some filter is set (the empty table says so). */
-  readonly filtered = $derived(!!(this.#tool || this.#target || this.#result || this.#run));
-  /** Rows of the table: each agent run's heading with its actions under it, and the other actions. */
+  readonly filtered = $derived(!!(this.#tool || this.#target || this.#result || this.#run || this.#session));
+  /** Rows of the table: each group's heading (an agent run, a client's session) with its actions under it, and the other actions. */
   readonly items = $derived(groupByRun(this.entries, this.#shownQuietRuns()));
+  /** The actions as the table shows them, folded groups left out: what the Activity viewer steps through. */
+  readonly shown = $derived(shownEntries(this.items, this.collapsed));
   /** Tools for the filter: the known ones, those seen, and the one chosen; sorted. */
   readonly toolOptions = $derived(uniqueSorted([...KNOWN_TOOLS, ...this.#seenTools, ...(this.#tool ? [this.#tool] : [])]));
   /** Targets for the filter: those seen, and the one chosen; sorted. */
@@ -97,7 +102,7 @@ export class ActivityLog {
    * older pages remain (they would jump when those load).
    */
   #shownQuietRuns(): RunSummary[] {
-    if (this.#tool || this.#target || this.#result) return [];
+    if (this.#tool || this.#target || this.#result || this.#session) return [];
     const oldest = this.exhausted ? undefined : this.entries.at(-1);
     return this.quietRuns.filter((r) => (!this.#run || r.id === this.#run) && (!oldest || Date.parse(r.startedAt) >= Date.parse(oldest.at)));
   }
@@ -135,14 +140,35 @@ export class ActivityLog {
     this.reload();
   }
 
-  /** Show this run alone, or every run again when it is the one shown. */
-  toggleOnly(id: string): void {
-    this.run = this.run === id ? '' : id;
+  get session(): string {
+    return this.#session;
+  }
+  set session(v: string) {
+    if (v === this.#session) return;
+    this.#session = v;
+    this.reload();
   }
 
-  toggleCollapsed(id: string): void {
-    if (this.collapsed.has(id)) this.collapsed.delete(id);
-    else this.collapsed.add(id);
+  /** The group shown alone, if one is. */
+  get only(): ActionGroup | undefined {
+    if (this.#run) return { kind: 'run', id: this.#run };
+    if (this.#session) return { kind: 'session', id: this.#session };
+    return undefined;
+  }
+
+  /** Show this group (an agent run, a session) alone, or every group again when it is the one shown. */
+  toggleOnly(g: Pick<ActionGroup, 'kind' | 'id'>): void {
+    const shown = this.only;
+    const off = shown?.kind === g.kind && shown.id === g.id;
+    this.#run = !off && g.kind === 'run' ? g.id : '';
+    this.#session = !off && g.kind === 'session' ? g.id : '';
+    this.reload();
+  }
+
+  /** Fold or unfold a group's actions under its heading (`groupKey`). */
+  toggleCollapsed(key: string): void {
+    if (this.collapsed.has(key)) this.collapsed.delete(key);
+    else this.collapsed.add(key);
   }
 
   /**

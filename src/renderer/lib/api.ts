@@ -7,33 +7,8 @@
  * sets the cookie), so one client, one contract and one set of tests cover both. IPC
  * is kept for what only the app can do (OS permissions, see `src/shared/ipc.ts`).
  */
-import {
-  API_PREFIX,
-  API_ROUTES,
-  API_STREAMS,
-  fillPath,
-  type ActivityEntry,
-  type ActivityQuery,
-  type ApiContract,
-  type ApiError,
-  type ApiRouteName,
-  type CropRequest,
-  type FrameSummary,
-  type FramesPage,
-  type FramesQuery,
-  type ImageVariant,
-  type RunSummary,
-  type RunView,
-  type ScreenshotSearch,
-  type SearchQuery,
-  type ServerEvent,
-  type SettingsView,
-  type StatusInfo,
-  type TargetsResult,
-  type TextIndexStatus,
-  type TimelinePositions,
-  type TimelinePositionsQuery,
-} from '../../shared/api.ts';
+import { API_PREFIX, API_ROUTES, API_STREAMS, fillPath, type ApiContract, type ApiError, type ApiRouteName, type ConnectInfo, type CropRequest, type DashboardSearch, type FrameSummary, type FramesPage, type FramesQuery, type ImageVariant, type SearchQuery, type ServerEvent, type SettingsView, type StatusInfo, type TargetsResult, type TextIndexStatus, type TimelinePositions, type TimelinePositionsQuery, type TimelineApps } from '../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/activity.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { SourceName } from '../../shared/frame.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
@@ -44,6 +19,8 @@ export class ApiRequestError extends Error {
   readonly code: ErrorCode | 'NETWORK' | 'UNAUTHORIZED';
   readonly hint: string | undefined;
   readonly key: string | undefined;
+  /** SETTINGS_INVALID: every key at fault (the first is `key`). */
+  readonly problems: NonNullable<ApiError['problems']>;
 
   constructor(status: number, error: Partial<Omit<ApiError, 'code'>> & { code: ApiRequestError['code']; message: string }) {
     super(error.message);
@@ -52,6 +29,7 @@ export class ApiRequestError extends Error {
     this.code = error.code;
     this.hint = error.hint;
     this.key = error.key;
+    this.problems = error.problems ?? [];
   }
 }
 
@@ -113,13 +91,15 @@ async function request<T>(method: string, url: string, input: { body?: unknown; 
       message: error?.message ?? `${method} ${url.split('?')[0]} failed (${res.status} ${res.statusText}).`,
       ...(error?.hint ? { hint: error.hint } : {}),
       ...(error?.key ? { key: error.key } : {}),
+      ...(error?.problems ? { problems: error.problems } : {}),
     });
   }
   return (await res.json()) as T;
 }
 
 export const api = {
-  status: (): Promise<StatusInfo> => call('status'),
+  status: (fresh = false): Promise<StatusInfo> => call('status', { query: fresh ? { fresh: true } : {} }),
+  connect: (): Promise<ConnectInfo> => call('connect'),
   sources: (): Promise<{ sources: SourceInfo[] }> => call('sources'),
   frames: (q: FramesQuery, signal?: AbortSignal): Promise<FramesPage> => keepThumbs(call('frames', { query: q, signal })),
   /** The page a preload link named (`preloadedFirstPage`), asked for the same way so that the browser hands over its answer. */
@@ -138,7 +118,8 @@ export const api = {
   saveSettings: (patch: SettingsPatch): Promise<{ settings: SettingsValues }> => call('saveSettings', { body: patch }),
   pause: (paused: boolean): Promise<StatusInfo> => call('pause', { body: { paused } }),
   sourceAction: (name: SourceName, action: string): Promise<{ target?: string; message?: string }> => call('sourceAction', { params: { name, action }, body: {} }),
-  search: (q: SearchQuery, signal?: AbortSignal): Promise<ScreenshotSearch> => call('search', { query: q, signal }),
+  search: (q: SearchQuery, signal?: AbortSignal): Promise<DashboardSearch> => call('search', { query: q, signal }),
+  timelineApps: (q: TimelinePositionsQuery, signal?: AbortSignal): Promise<TimelineApps> => call('timelineApps', { query: q, signal }),
   textIndex: (): Promise<{ index: TextIndexStatus | null }> => call('textIndex'),
 };
 

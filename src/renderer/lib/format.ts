@@ -100,14 +100,87 @@ export function localTargetId(target: string): string {
 }
 
 /**
- * What a frame shows, for its title: the activity at that moment ("App — document"), else the
- * title its source gave when capturing, else its target's title, else the app, else its local id.
+ * A target id said to a person, when nothing better names it: `manictime:monitor:0` → "Screen 1",
+ * `desktop:display:1` → "Display 2", a window → "Window", a phone → "Device R58M…", a tab → "Tab".
  */
-export function frameTitle(
-  frame: { target: string; activity?: { app: string; document?: string } | undefined; label?: { title?: string; app?: string } | undefined },
+export function placeName(target: string): string {
+  const local = localTargetId(target);
+  const screen = /^(monitor|display|screen):(\d+)$/.exec(local);
+  if (screen) return `${screen[1] === 'display' ? 'Display' : 'Screen'} ${Number(screen[2]) + 1}`;
+  if (/^window:/.test(local)) return 'Window';
+  if (target.startsWith('android:')) return `Device ${local.replace(/^.*\//, '')}`;
+  if (target.startsWith('browser:')) return 'Tab';
+  return local;
+}
+
+export interface FrameName {
+  /** What it shows, first: the document, the page, the file; else the app; else where it was. */
+  main: string;
+  /** The app (or site, or device) it was in, when that is not already `main`. */
+  context?: string;
+}
+
+/**
+ * A window title split into what it shows and the app's own name at its end ("old.ts - Visual
+ * Studio Code" of app `code` → "old.ts", "Visual Studio Code"), when that end names the app.
+ */
+function splitTitle(title: string, app: string | undefined): { main: string; app?: string } {
+  if (!app) return { main: title };
+  const m = /^(.*\S)\s+[-—–|·]\s+([^-—–|·]+)$/.exec(title);
+  if (!m) return { main: title };
+  const tail = m[2]!.trim();
+  const t = tail.toLowerCase();
+  const a = app.toLowerCase();
+  return t === a || (a.length >= 3 && (t.includes(a) || a.includes(t))) ? { main: m[1]!, app: tail } : { main: title };
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  if (!url || !/^https?:/i.test(url)) return undefined;
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a frame shows, document first (rows of one app then read by what differs, not by a repeated
+ * app name): the activity at that moment ("notes.md", in "Code"), else the title its source gave
+ * when capturing (its app's name cut from the end), else the target's title, else the app, else
+ * the place in words (never `monitor:0`).
+ */
+export function frameName(
+  frame: { target: string; activity?: { app: string; document?: string } | undefined; label?: { title?: string; app?: string; document?: string } | undefined },
   targetTitles: Readonly<Record<string, string>>,
-): string {
+): FrameName {
   const a = frame.activity;
-  if (a) return a.document ? (a.app === 'unknown' ? a.document : `${a.app} — ${a.document}`) : a.app;
-  return frame.label?.title ?? targetTitles[frame.target] ?? frame.label?.app ?? localTargetId(frame.target);
+  if (a) {
+    const app = a.app === 'unknown' ? undefined : a.app;
+    if (a.document) return app ? { main: a.document, context: app } : { main: a.document };
+    return { main: app ?? placeName(frame.target) };
+  }
+  const l = frame.label;
+  // A device's frames name the app in front; the device is where it was.
+  const where = targetTitles[frame.target];
+  if (l?.title) {
+    const split = splitTitle(l.title, l.app);
+    const main = split.main;
+    const context = split.app ?? l.app ?? hostOf(l.document);
+    return context && context !== main ? { main, context } : { main };
+  }
+  if (l?.app) return where && where !== l.app ? { main: l.app, context: where } : { main: l.app };
+  return { main: where ?? placeName(frame.target) };
+}
+
+/** `frameName` as one line: "notes.md — Code". */
+export function frameTitle(frame: Parameters<typeof frameName>[0], targetTitles: Readonly<Record<string, string>>): string {
+  const n = frameName(frame, targetTitles);
+  return n.context ? `${n.main} — ${n.context}` : n.main;
+}
+
+/** A run of frames' span: "11:03–11:27", or "within a minute at 11:03" when it lies in one minute (never "11:03–11:03"). */
+export function spanLabel(fromIso: string, toIso: string): string {
+  const a = timeOfDay(fromIso).slice(0, 5);
+  const b = timeOfDay(toIso).slice(0, 5);
+  return a === b ? `within a minute at ${a}` : `${a}–${b}`;
 }

@@ -31,7 +31,6 @@ export const live = $state<{
   /** OS permission checks from the desktop app (empty in a browser). */
   permissions: HealthCheck[];
   app: AppInfo | null;
-  pausing: boolean;
 }>({
   status: null,
   sources: [],
@@ -42,7 +41,6 @@ export const live = $state<{
   targetTitles: {},
   permissions: [],
   app: null,
-  pausing: false,
 });
 
 type Listener = (e: ServerEvent) => void;
@@ -64,16 +62,29 @@ export function onReconnect(fn: () => void): () => void {
   return () => reconnectListeners.delete(fn);
 }
 
-export async function refreshStatus(): Promise<void> {
+/**
+ * Ask for the status (and the sources' descriptions, once). `fresh` checks every source again
+ * first (Setup's "Check again"); otherwise the server answers from its last checks. The status
+ * also comes by itself: the event stream sends it as it opens and whenever it changes.
+ */
+export async function refreshStatus(fresh = false): Promise<void> {
   try {
     if (live.sources.length === 0) live.sources = (await api.sources()).sources;
-    live.status = await api.status();
+    applyStatus(await api.status(fresh));
     live.error = null;
     live.unauthorized = false;
   } catch (e) {
     live.unauthorized = e instanceof ApiRequestError && e.status === 401;
     live.error = errorMessage(e);
   }
+}
+
+/** The pause state the person just asked for, while the server has not answered yet. */
+let pendingPause: boolean | null = null;
+
+/** A status from the server; a pause asked for and not yet answered keeps showing as asked. */
+function applyStatus(s: StatusInfo): void {
+  live.status = pendingPause === null ? s : { ...s, paused: pendingPause };
 }
 
 /** Names of every target the catalog has seen, gone ones included; live titles stay on top. */
@@ -125,15 +136,16 @@ let stop: (() => void) | null = null;
 let everOpened = false;
 
 /**
- * Open the event stream once for the page's lifetime. The status, sources and names wait for
- * `after` (the timeline's first page, when one is on its way): the first screen is what a person
- * looks at first, and each request ahead of it takes the server's time and one of the browser's
- * few connections to it.
+ * Open the event stream once for the page's lifetime: its first message is the status (the pause
+ * switch, the sources, the agents), so the header needs no request of its own. The sources'
+ * descriptions and the names wait for `after` (the timeline's first page, when one is on its way):
+ * the first screen is what a person looks at first, and each request ahead of it takes the
+ * server's time and one of the browser's few connections to it.
  */
 export function startLive(after?: Promise<unknown>): void {
   if (stop) return;
   const refresh = (): void => {
-    void refreshStatus();
+    void loadSources();
     void refreshPermissions();
     void refreshTargetNames();
   };
@@ -142,8 +154,8 @@ export function startLive(after?: Promise<unknown>): void {
   stop = subscribe({
     onOpen: () => {
       live.connected = true;
+      live.error = null;
       if (everOpened) {
-        void refreshStatus();
         void refreshTargetNames();
         for (const fn of reconnectListeners) fn();
       }
@@ -155,7 +167,7 @@ export function startLive(after?: Promise<unknown>): void {
       void refreshStatus();
     },
     onEvent: (e) => {
-      if (e.type === 'status') live.status = e.status;
+      if (e.type === 'status') applyStatus(e.status);
       else if (e.type === 'progress') applyProgress(e.progress);
       else if (e.type === 'frame') learnName(e.frame.target, e.frame.label);
       else if (e.type === 'activity') learnName(e.entry.target, e.entry.targetLabel);
@@ -164,12 +176,33 @@ export function startLive(after?: Promise<unknown>): void {
   });
 }
 
-/** The kill switch: pause or resume all agent input. */
-export async function setPaused(paused: boolean): Promise<void> {
-  live.pausing = true;
+async function loadSources(): Promise<void> {
+  if (live.sources.length > 0) return;
   try {
-    live.status = await api.pause(paused);
-  } finally {
-    live.pausing = false;
+    live.sources = (await api.sources()).sources;
+  } catch {
+    // Labels fall back to the sources' names; the next status request tries again.
+  }
+}
+
+/**
+ * The kill switch: pause or resume all agent input. The switch shows the new state at once and
+ * keeps showing it until the server answers (the server applies it at once too: it answers from
+ * its last checks, never waiting on a probe); a refusal puts the switch back and is thrown.
+ */
+export async function setPaused(paused: boolean): Promise<void> {
+  const before = live.status?.paused;
+  pendingPause = paused;
+  if (live.status) live.status = { ...live.status, paused };
+  try {
+    const s = await api.pause(paused);
+    if (pendingPause === paused) pendingPause = null;
+    applyStatus(s);
+  } catch (e) {
+    if (pendingPause === paused) {
+      pendingPause = null;
+      if (live.status && before !== undefined) live.status = { ...live.status, paused: before };
+    }
+    throw e;
   }
 }

@@ -3,7 +3,8 @@
  * its word boxes as percent of the frame (so they sit on a thumbnail or the full image alike),
  * and the indexer's progress as one line.
  */
-import type { ScreenshotSearch, TextBox, TextIndexStatus } from '../../shared/api.ts';
+import type { ScreenshotHit, ScreenshotSearch, TextBox, TextIndexStatus } from '../../shared/api.ts';
+import { MIN_FOLD } from '../../shared/timeline.ts';
 import { formatCount } from './format.ts';
 import type { PercentRect } from './roi.ts';
 
@@ -94,4 +95,31 @@ export function resultsLine(r: ScreenshotSearch, shown = r.results.length): stri
   if (shown === 0) return (r.remediation && forPeople(r.remediation)) || (r.reason ? EMPTY[r.reason] : 'Nothing matched.');
   const all = `${formatCount(r.total)} ${r.total === 1 ? 'screenshot matches' : 'screenshots match'}`;
   return shown < r.total ? `${all}, newest first: showing ${formatCount(shown)}` : `${all}, newest first`;
+}
+
+/** A row of the search results: one hit, or a run of hits of one unchanged screen folded into its newest. */
+export interface HitRow {
+  hit: ScreenshotHit;
+  /** The run's hits, newest first (the row's own first), when it folds several. */
+  run?: ScreenshotHit[];
+}
+
+/**
+ * Hits (newest first) with each run of one target showing one screen (the same screen key, as the
+ * timeline folds them) made one row: 72 hits of a screen left open are one row, "72 screenshots,
+ * 09:00–09:13". Shorter runs stay as they are. Hits with no key stand alone.
+ */
+export function foldHits(hits: readonly ScreenshotHit[], screens: Readonly<Record<string, string>>): HitRow[] {
+  const out: HitRow[] = [];
+  let i = 0;
+  while (i < hits.length) {
+    const h = hits[i]!;
+    const key = screens[h.ref];
+    let j = i + 1;
+    if (key !== undefined) while (j < hits.length && screens[hits[j]!.ref] === key && hits[j]!.target === h.target) j++;
+    if (j - i >= MIN_FOLD) out.push({ hit: h, run: hits.slice(i, j) });
+    else for (let k = i; k < j; k++) out.push({ hit: hits[k]! });
+    i = j;
+  }
+  return out;
 }

@@ -231,3 +231,20 @@ export function plainWords(message: string): string {
   if (/^Invalid input: expected boolean/.test(message)) return 'Must be on or off';
   return message;
 }
+
+/**
+ * What a refused save says under each field: every problem the server named (`problems`), each on
+ * its field, in a person's words, with its hint when that speaks to a person (not a README or a
+ * source path). A problem no field shows is left to the general message.
+ */
+export function fieldErrors(err: { message: string; hint?: string | undefined; key?: string | undefined; problems: readonly { key: string; message: string; hint?: string }[] }, defs: readonly FieldDef[]): Record<string, string> {
+  const problems = err.problems.length > 0 ? err.problems : err.key ? [{ key: err.key, message: err.message, ...(err.hint ? { hint: err.hint } : {}) }] : [];
+  const out: Record<string, string> = {};
+  for (const p of problems) {
+    const field = fieldForKey(p.key, defs);
+    if (!field || out[field]) continue;
+    const hint = p.hint && !/README|src\//.test(p.hint) ? ` ${p.hint}` : '';
+    out[field] = `${fieldMessage(p.message)}${hint}`;
+  }
+  return out;
+}

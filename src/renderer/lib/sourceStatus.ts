@@ -6,7 +6,7 @@ import type { StatusInfo } from '../../shared/api.ts';
 import type { HealthCheck, SourceHealth } from '../../shared/frame.ts';
 import type { IconName } from '../components/icons.ts';
 
-export type SourceStateKind = 'off' | 'ready' | 'degraded' | 'unavailable';
+export type SourceStateKind = 'off' | 'checking' | 'ready' | 'degraded' | 'unavailable';
 
 export interface SourceState {
   kind: SourceStateKind;
@@ -19,6 +19,7 @@ export interface SourceState {
 
 const STATES: Record<SourceStateKind, SourceState> = {
   off: { kind: 'off', label: 'Off', cls: '', icon: 'x' },
+  checking: { kind: 'checking', label: 'Checking…', cls: '', icon: 'refresh' },
   ready: { kind: 'ready', label: 'Ready', cls: 'ok', icon: 'checkCircle' },
   degraded: { kind: 'degraded', label: 'Partly working', cls: 'warn', icon: 'alert' },
   unavailable: { kind: 'unavailable', label: 'Needs attention', cls: 'error', icon: 'alertCircle' },
@@ -30,7 +31,9 @@ const STATES: Record<SourceStateKind, SourceState> = {
  */
 export function sourceState(h: SourceHealth | undefined, refused = false): SourceState {
   if (!h || !h.enabled) return STATES.off;
-  if (!h.available || refused) return STATES.unavailable;
+  if (refused) return STATES.unavailable;
+  if (h.checking) return STATES.checking;
+  if (!h.available) return STATES.unavailable;
   if (h.degraded) return STATES.degraded;
   return STATES.ready;
 }
@@ -38,12 +41,14 @@ export function sourceState(h: SourceHealth | undefined, refused = false): Sourc
 export interface StatusSummary {
   enabled: number;
   ready: number;
-  /** Enabled sources not ready, plus failed OS permission checks: Setup's badge. */
+  /** Enabled sources not ready (those not checked yet aside), plus failed OS permission checks: Setup's badge. */
   attention: number;
 }
 
 export function summarize(status: StatusInfo | null, permissions: readonly HealthCheck[]): StatusSummary {
   const enabled = (status?.sources ?? []).filter((s) => s.enabled);
-  const ready = enabled.filter((s) => sourceState(s).kind === 'ready').length;
-  return { enabled: enabled.length, ready, attention: enabled.length - ready + permissions.filter((c) => c.status === 'error').length };
+  const kinds = enabled.map((s) => sourceState(s).kind);
+  const ready = kinds.filter((k) => k === 'ready').length;
+  const checking = kinds.filter((k) => k === 'checking').length;
+  return { enabled: enabled.length, ready, attention: enabled.length - ready - checking + permissions.filter((c) => c.status === 'error').length };
 }

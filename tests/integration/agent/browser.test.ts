@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunView } from '../../../src/shared/api.ts';
+import type { RunView } from '../../../src/shared/activity.ts';
 import { connectDriver, driverPage, resizeViewport, serveFixtures, startChromium, type FixtureServer, type RunningChromium } from '../../fixtures/browser/harness.ts';
 import { serve } from '../../support/cli.ts';
 import { act, startFakeModelServer, type FakeModelServer, type Received } from '../../support/fakeModelServer.ts';

@@ -11,7 +11,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunArtifacts } from '../../../src/cli/agent/artifacts.ts';
 import { connectSightline, type SightlineClient } from '../../../src/cli/agent/mcp.ts';
-import type { ActivityEntry, ApiError, RunView } from '../../../src/shared/api.ts';
+import type { ApiError } from '../../../src/shared/api.ts';
+import type { ActivityEntry, RunView } from '../../../src/shared/activity.ts';
 import { BIN, serve, type Served } from '../../support/cli.ts';
 import { tempDir } from '../../support/mcpHarness.ts';
 

@@ -29,7 +29,7 @@ describe('MCP tools over an in-memory fake source', () => {
     expect(names).not.toContain('swipe');
     // Every field is described, but for those whose name, type and the server's instructions say
     // it all (a description there costs every agent tokens and says nothing more).
-    const plain = new Set(['target', 'ref', 'after', 'button', 'modifiers', 'format', 'quality', 'text', 'source', 'max', 'maxNodes', 'height', 'width', 'gone', 'intervalSeconds']);
+    const plain = new Set(['target', 'ref', 'after', 'button', 'modifiers', 'format', 'quality', 'text', 'source', 'max', 'maxNodes', 'height', 'width', 'gone', 'intervalSeconds', 'name', 'runId', 'toAction', 'replace', 'inputs']);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       for (const [k, v] of Object.entries(t.inputSchema.properties ?? {})) {
@@ -118,15 +118,21 @@ describe('MCP tools over an in-memory fake source', () => {
     h.core.settings.update({ input: { readOnly: false, allowlist: ['Terminal'] } });
     expect(textOf(await h.call('press_key', { target: WIN.id, key: 'Enter' }))).toMatch(/^NOT_ALLOWED/);
     h.core.settings.update({ input: { allowlist: ['notes'] } });
-    expect((await h.call('press_key', { target: WIN.id, key: 'Enter' })).isError).toBeFalsy();
+    const pressed = await h.call('press_key', { target: WIN.id, key: 'Enter' });
+    expect(pressed.isError).toBeFalsy();
     expect(fake.actions.map((a) => a.kind)).toEqual(['press_key']);
     const log = h.core.catalog.activity.list({ limit: 10 });
     expect(log.map((e) => e.result)).toEqual(['ok', 'NOT_ALLOWED', 'READ_ONLY', 'INPUT_PAUSED']);
     expect(log[3]).toMatchObject({ tool: 'click', client: 'test-agent', target: WIN.id, source: 'desktop' });
-    // The next capture becomes the successful action's "after" frame; refused ones get none.
+    // The successful action's row names the picture taken right after it (the one its answer
+    // described); a capture made later is not its "after"; refused actions have none.
+    const own = (pressed.structuredContent as { afterRef?: string }).afterRef;
+    expect(own).toMatch(/^f_/);
+    expect(log[0]).toMatchObject({ result: 'ok', afterRef: own });
     const { frame } = await capture();
     const linked = h.core.catalog.activity.list({ limit: 10 });
-    expect(linked[0]).toMatchObject({ result: 'ok', afterRef: frame.ref });
+    expect(linked[0]).toMatchObject({ result: 'ok', afterRef: own });
+    expect(linked.some((e) => e.afterRef === frame.ref)).toBe(false);
     expect(linked.slice(1).every((e) => e.afterRef === undefined)).toBe(true);
   });
 

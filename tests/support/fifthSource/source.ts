@@ -15,6 +15,25 @@ export interface FakeScreens extends Source {
   readonly received: SourceAction[];
 }
 
+/**
+ * A health probe that hangs, as a desktop accessibility bus that does not answer does: while
+ * `hold()`'s promise is unresolved every health check waits for it; `pending` counts the checks
+ * waiting now. Tests show what does not wait on a probe.
+ */
+export const slowHealth = {
+  pending: 0,
+  gate: undefined as Promise<void> | undefined,
+  /** Hold every health check until the returned function is called. */
+  hold(): () => void {
+    let release!: () => void;
+    this.gate = new Promise<void>((r) => (release = r));
+    return () => {
+      this.gate = undefined;
+      release();
+    };
+  },
+};
+
 export function createFakeSource(settings: z.output<typeof fakeSettings>): FakeScreens {
   const received: SourceAction[] = [];
   const index = (target: string): number => {
@@ -26,7 +45,13 @@ export function createFakeSource(settings: z.output<typeof fakeSettings>): FakeS
   return {
     name: 'fake',
     received,
-    health: async () => ({ source: 'fake', enabled: true, available: true, degraded: false, checks: [{ id: 'fake.screens', label: 'Fake screens', status: 'ok', detail: `${settings.screens} screen(s)` }] }),
+    health: async () => {
+      if (slowHealth.gate) {
+        slowHealth.pending++;
+        await slowHealth.gate.finally(() => slowHealth.pending--);
+      }
+      return { source: 'fake', enabled: true, available: true, degraded: false, checks: [{ id: 'fake.screens', label: 'Fake screens', status: 'ok', detail: `${settings.screens} screen(s)` }] };
+    },
     screen: {
       state,
       listTargets: async (): Promise<TargetInfo[]> =>

@@ -10,7 +10,7 @@ import { ActionGate, type GateDeps } from '../../../src/main/core/actions/gate.t
 import type { FrameRecord } from '../../../src/main/core/catalog/types.ts';
 import type { ActionKind, ArgsOf, ScreenTextResult } from '../../../src/main/core/ports.ts';
 import type { SourceAction, TargetFacts } from '../../../src/main/core/sources/source.ts';
-import type { ActivityEntry } from '../../../src/shared/api.ts';
+import type { ActivityEntry } from '../../../src/shared/activity.ts';
 import { SightlineError } from '../../../src/shared/errors.ts';
 import { FakeSource } from '../../support/fakeSource.ts';
 

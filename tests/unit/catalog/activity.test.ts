@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../../src/shared/api.ts';
+import type { ActivityEntry } from '../../../src/shared/activity.ts';
 import { closeCatalog, frame, openCatalog } from './helpers.ts';
 
 describe('activity log', () => {
@@ -52,6 +52,39 @@ describe('activity log', () => {
     expect(c.activity.list().map((e) => e.targetLabel)).toEqual([undefined, { app: 'com.example.notes' }, { title: 'Checkout' }, { title: 'Cart', document: 'https://shop.example/cart' }]);
     expect(given.targetLabel).toEqual({ app: 'com.example.notes' });
     expect(c.activity.targetNames()).toEqual({ 'browser:T1': 'Checkout', 'android:emulator-5554': 'com.example.notes' });
+    closeCatalog(c);
+  });
+
+  it('finds the actions of one MCP session, and those a frame belongs to (acted in, or taken after)', () => {
+    const c = openCatalog();
+    const at = '2025-01-15T10:00:00.000Z';
+    const click = c.activity.append({ at, tool: 'click', target: 'browser:T1', result: 'ok', frameRef: 'f_1', afterRef: 'f_2', durationMs: 1, session: 's-one' });
+    const typed = c.activity.append({ at, tool: 'type_text', target: 'browser:T1', result: 'ok', frameRef: 'f_2', afterRef: 'f_3', durationMs: 1, session: 's-one' });
+    const other = c.activity.append({ at, tool: 'click', target: 'browser:T1', result: 'ok', frameRef: 'f_3', durationMs: 1, session: 's-two' });
+    expect(click.session).toBe('s-one');
+    expect(c.activity.list({ session: 's-one' })).toEqual([typed, click]);
+    expect(c.activity.list({ session: 's-two' })).toEqual([other]);
+    // f_2 was taken after the click and acted in by the typing.
+    expect(c.activity.list({ frame: 'f_2' })).toEqual([typed, click]);
+    expect(c.activity.list({ frame: 'f_3' })).toEqual([other, typed]);
+    expect(c.activity.list({ frame: 'f_9' })).toEqual([]);
+    closeCatalog(c);
+  });
+
+  it('names a device by the name it was listed under, after it is gone, over the app its frames show', async () => {
+    const c = openCatalog();
+    await c.frames.insert(frame({ target: 'android:emulator-5554', source: 'android', minutesAgo: 5, label: { app: 'com.example.weather' } }));
+    await c.frames.insert(frame({ target: 'browser:T1', source: 'browser', minutesAgo: 5, label: { title: 'Checkout' } }));
+    expect(c.activity.targetNames()).toEqual({ 'android:emulator-5554': 'com.example.weather', 'browser:T1': 'Checkout' });
+    c.activity.rememberNames([
+      { id: 'android:emulator-5554', title: 'Pixel 7' },
+      { id: 'browser:T1', title: 'Checkout · Shop (listed)' },
+      { id: 'android:R58M', title: 'Galaxy S21' },
+    ]);
+    // A title in a frame names a tab best; a device's frames hold only the app in front.
+    expect(c.activity.targetNames()).toEqual({ 'android:emulator-5554': 'Pixel 7', 'browser:T1': 'Checkout', 'android:R58M': 'Galaxy S21' });
+    c.activity.rememberNames([{ id: 'android:emulator-5554', title: 'Pixel 7a' }]);
+    expect(c.activity.targetNames()['android:emulator-5554']).toBe('Pixel 7a');
     closeCatalog(c);
   });
 

@@ -40,6 +40,12 @@ describe('settings', () => {
     await expect(store.vet({ manictime: { dataDir: join(dir, 'missing') } })).rejects.toMatchObject({ code: 'SETTINGS_INVALID', details: { key: 'manictime.dataDir' }, message: expect.stringContaining('There is no folder') });
     await expect(store.vet({ manictime: { dataDir: 'relative/folder' } })).rejects.toMatchObject({ message: expect.stringContaining('is not a full path') });
     await expect(store.vet({ desktop: { display: 'banana' } })).rejects.toMatchObject({ details: { key: 'desktop.display' }, message: expect.stringContaining('is not an X11 display name') });
+    // Every field that cannot take effect is named at once, not one per save.
+    const both = await store.vet({ manictime: { dataDir: join(dir, 'missing') }, desktop: { display: 'banana' } }).then(
+      () => undefined,
+      (e: unknown) => e as { details?: { problems?: { key: string }[] } },
+    );
+    expect(both?.details?.problems?.map((p) => p.key).sort()).toEqual(['desktop.display', 'manictime.dataDir']);
     await expect(store.vet({ manictime: { dataDir: dir } })).resolves.toBeUndefined();
     // A section the change leaves as it was is not asked (the file's missing /file stays allowed).
     await expect(store.vet({ capture: { quality: 50 } })).resolves.toBeUndefined();

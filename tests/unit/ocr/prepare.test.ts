@@ -14,6 +14,20 @@ async function grey(svg: string): Promise<Grey> {
 const at = (g: Grey, x: number, y: number): number => g.data[y * g.width + x] as number;
 
 describe('darkOnLight', () => {
+  it("read alone ('all'), a blue status bar under a dark pane is white up to its top edge, its words dark", async () => {
+    // A dark editor's last rows and its 22 px blue status bar, which straddles the 16 px blocks.
+    const g = await grey(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="70"><rect width="300" height="70" fill="#1e1e1e"/><rect y="48" width="300" height="22" fill="#007acc"/>` +
+        `<text x="12" y="64" font-family="DejaVu Sans" font-size="12" fill="#ffffff">Ln 271</text></svg>`,
+    );
+    const out = darkOnLight(g, 'all');
+    // The bar's ground, beside the words and from 4 px under the pane: white, no grey gradient.
+    for (const y of [52, 54, 60, 67]) expect(at(out, 200, y), `row ${y}`).toBeGreaterThan(250);
+    let darkest = 255;
+    for (let y = 52; y < 66; y++) for (let x = 12; x < 60; x++) darkest = Math.min(darkest, at(out, x, y));
+    expect(darkest).toBeLessThan(90);
+  });
+
   it('turns a dark side bar and leaves the light body beside it untouched, pixel for pixel', async () => {
     // A chat app: a dark side bar with light channel names, a white body with dark text.
     const g = await grey(

@@ -6,7 +6,7 @@
  */
 import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ActivityEntry, ActivityQuery, RunView } from '../../../src/shared/api.ts';
+import type { ActivityEntry, ActivityQuery, RunView } from '../../../src/shared/activity.ts';
 import { ActivityLog } from '../../../src/renderer/lib/activityLog.svelte.ts';
 
 const entry = (id: number, over: Partial<ActivityEntry> = {}): ActivityEntry => ({
@@ -133,18 +133,20 @@ describe('ActivityLog', () => {
     expect(s.runsAsked).toEqual(['gone']);
   });
 
-  it('folds runs and shows one alone', async () => {
+  it('folds runs and sessions and shows one alone', async () => {
     const s = heldServer([entry(1, { run: { id: 'r1' } })]);
     const log = new ActivityLog(s.fetchPage, s.fetchRun);
-    log.toggleCollapsed('r1');
-    expect(log.collapsed.has('r1')).toBe(true);
-    log.toggleCollapsed('r1');
-    expect(log.collapsed.has('r1')).toBe(false);
-    log.toggleOnly('r1');
+    log.toggleCollapsed('rr1');
+    expect(log.collapsed.has('rr1')).toBe(true);
+    log.toggleCollapsed('rr1');
+    expect(log.collapsed.has('rr1')).toBe(false);
+    log.toggleOnly({ kind: 'run', id: 'r1' });
     expect(log.run).toBe('r1');
-    log.toggleOnly('r1');
-    expect(log.run).toBe('');
-    expect(s.asked).toEqual([{ run: 'r1', limit: 100 }, { limit: 100 }]);
+    log.toggleOnly({ kind: 'session', id: 'S1' });
+    expect([log.run, log.session]).toEqual(['', 'S1']);
+    log.toggleOnly({ kind: 'session', id: 'S1' });
+    expect(log.only).toBeUndefined();
+    expect(s.asked).toEqual([{ run: 'r1', limit: 100 }, { session: 'S1', limit: 100 }, { limit: 100 }]);
   });
 
   it('keeps what it shows and says why when a load fails', async () => {

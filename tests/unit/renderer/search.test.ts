@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ScreenshotSearch } from '../../../src/shared/api.ts';
-import { boxesToPercent, indexLine, resultsLine, snippetParts } from '../../../src/renderer/lib/search.ts';
+import type { ScreenshotHit, ScreenshotSearch } from '../../../src/shared/api.ts';
+import { boxesToPercent, foldHits, indexLine, resultsLine, snippetParts } from '../../../src/renderer/lib/search.ts';
 
 describe('timeline search helpers', () => {
   it('splits a snippet into plain and marked parts (never HTML)', () => {
@@ -38,5 +38,16 @@ describe('timeline search helpers', () => {
     expect(none('NOT_INDEXED_YET', 'Use list_screenshots.')).toBe('Nothing matched yet: the text index has not read every screenshot. Search again later.');
     expect(resultsLine({ results: [], total: 153, more: true }, 50)).toBe('153 screenshots match, newest first: showing 50');
     expect(resultsLine({ results: [], total: 1, more: false }, 1)).toBe('1 screenshot matches, newest first');
+  });
+
+  it('folds hits of one unchanged screen into one row, as the timeline folds frames', () => {
+    const hit = (ref: string, target = 'desktop:window:1'): ScreenshotHit => ({ ref, source: 'desktop', target, capturedAt: '2025-01-01T09:00:00Z', displayLocalTime: '', image: { width: 10, height: 10 }, snippet: '', boxes: [] });
+    const hits = [hit('a'), hit('b'), hit('c'), hit('d'), hit('e', 'desktop:window:2'), hit('f'), hit('g'), hit('h')];
+    // a–d one screen; e another window with the same key; f, g a run too short to fold; h no key.
+    const screens = { a: 'S', b: 'S', c: 'S', d: 'S', e: 'S', f: 'T', g: 'T' };
+    const rows = foldHits(hits, screens);
+    expect(rows.map((r) => (r.run ? `${r.hit.ref}×${r.run.length}` : r.hit.ref))).toEqual(['a×4', 'e', 'f', 'g', 'h']);
+    expect(rows[0]!.run!.map((h) => h.ref)).toEqual(['a', 'b', 'c', 'd']);
+    expect(foldHits(hits, {}).length).toBe(hits.length);
   });
 });

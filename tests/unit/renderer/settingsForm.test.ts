@@ -4,6 +4,7 @@ import { sourceInfoOf } from '../../../src/main/core/sources/registry.ts';
 import { buildSettingsSchema, parseWith } from '../../../src/main/core/settings/schema.ts';
 import { buildPatch as patchOf, fieldForKey as fieldOf, fieldMessage, fieldsFor, formFrom as formOf, fromFormValue } from '../../../src/renderer/lib/settingsForm.ts';
 import type { FormValues } from '../../../src/renderer/lib/settingsForm.ts';
+import { isSightlineError } from '../../../src/shared/errors.ts';
 
 // The form of a Sightline with the built-in sources, as the dashboard builds it from GET /api/sources.
 const FIELDS = fieldsFor(BUILTIN_SOURCES.map(sourceInfoOf));
@@ -13,15 +14,37 @@ const formFrom = (settings: unknown): FormValues => formOf(settings, FIELDS);
 const buildPatch = (initial: FormValues, current: FormValues) => patchOf(initial, current, FIELDS);
 const fieldForKey = (key: string | undefined) => fieldOf(key, FIELDS);
 
+/** The problems a settings parse names (none when it parses); anything but SETTINGS_INVALID is thrown on. */
+function problemsOf(parse: () => unknown): { key: string; message: string }[] {
+  try {
+    parse();
+    return [];
+  } catch (e) {
+    if (!isSightlineError(e) || e.code !== 'SETTINGS_INVALID') throw e;
+    return e.details?.problems as { key: string; message: string }[];
+  }
+}
+
 describe('settings form', () => {
   const settings = parseSettings({ input: { allowlist: ['firefox', 'example.com'] }, retention: { maxBytes: 2 * 1024 ** 3 } });
 
   it('edits only keys the settings schema knows', () => {
     for (const f of FIELDS) {
       const patch = buildPatch(formFrom(settings), { ...formFrom(settings), [f.key]: f.kind === 'toggle' ? !formFrom(settings)[f.key] : f.kind === 'select' ? f.options![1]!.value : f.kind === 'text' ? 'x' : '5' });
-      // Every field's patch is accepted by the real schema's shape (no unknown key).
-      expect(() => parseSettings(patch), f.key).not.toThrow(/not a known setting/);
+      // Every field's patch is a key the real schema knows: a value it refuses ('x' is no URL) is
+      // a problem of that field's own key, never an unknown key.
+      const problems = problemsOf(() => parseSettings(patch));
+      for (const p of problems) expect(fieldForKey(p.key), p.key).toBe(f.key);
+      expect(problems.filter((p) => /not a known setting/.test(p.message)), f.key).toEqual([]);
     }
+    // And a key the schema does not know is found (the check above can fail).
+    expect(problemsOf(() => parseSettings({ capture: { maxDimensions: 5 } }))).toEqual([{ key: 'capture.maxDimensions', message: expect.stringMatching(/not a known setting/) }]);
+  });
+
+  it('names every invalid key at once', () => {
+    const problems = problemsOf(() => parseSettings({ capture: { maxDimension: 10, quality: 500 }, retention: { maxAgeDays: -1 }, input: { nope: true } }));
+    expect(problems.map((p) => p.key).sort()).toEqual(['capture.maxDimension', 'capture.quality', 'input.nope', 'retention.maxAgeDays']);
+    expect(problems.map((p) => fieldForKey(p.key)).filter(Boolean).sort()).toEqual(['capture.maxDimension', 'capture.quality', 'retention.maxAgeDays']);
   });
 
   it('shows effective values and sends only what changed', () => {

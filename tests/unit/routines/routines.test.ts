@@ -1,6 +1,6 @@
 /** Routines from the activity log, checked files, the replay's element matching and inputs, as pure functions. */
 import { describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../../src/shared/api.ts';
+import type { ActivityEntry } from '../../../src/shared/activity.ts';
 import { buildRoutine } from '../../../src/main/core/routines/build.ts';
 import { parseRoutine } from '../../../src/main/core/routines/format.ts';
 import { matches, resolveInputs } from '../../../src/main/core/routines/replay.ts';

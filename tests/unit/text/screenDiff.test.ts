@@ -9,8 +9,10 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeGrey } from '../../../src/main/core/ocr/prepare.ts';
 import { mergeText, sameScreenText } from '../../../src/main/core/text/wordLines.ts';
-import { compare, components, dHash, hamming, merge, patch, screenOf, type Screen } from '../../../src/main/core/text/screenDiff.ts';
+import { components, screenOf, type Screen } from '../../../src/main/core/text/screenCells.ts';
+import { compare, dHash, hamming, merge, patch } from '../../../src/main/core/text/screenDiff.ts';
 import { screenRuns } from '../../../src/main/core/catalog/text.ts';
+import { drawScreen, newScreen, rng, tick } from '../../support/appScreens.ts';
 import { TEXT_SHOT_SIZE, textScreenshot } from '../../support/textArchive.ts';
 
 const LINES = ['Quarterly budget review with the finance team', 'Invoice 4411 was paid by Contoso yesterday', 'Run the tests before tagging'];
@@ -136,10 +138,35 @@ describe('compare', () => {
     const got = compare(await thumb(await page(before)), await thumb(await page(after)));
     expect(got, JSON.stringify(got)).toMatchObject({ kind: 'bands', shift: { dy: -114 } });
     if (got.kind !== 'bands') return;
-    // The three new lines (y 64–156) and the bottom, where the last line moved past the page's end
-    // (its words must leave the text), not the thirteen moved ones.
-    expect(got.share, JSON.stringify(got.bands)).toBeLessThan(0.25);
-    expect(got.bands.every((x) => (x.top >= 50 && x.bottom <= 180) || x.top >= 640), JSON.stringify(got.bands)).toBe(true);
+    // The rows that scrolled in (the three new lines, y 62–176, grown to whole lines) and the
+    // bottom, where the last line moved past the page's end (its words must leave the text), not
+    // the thirteen moved ones.
+    expect(got.share, JSON.stringify(got.bands)).toBeLessThan(0.3);
+    expect(got.bands.every((x) => (x.top >= 50 && x.bottom <= 215) || x.top >= 640), JSON.stringify(got.bands)).toBe(true);
+  });
+
+  it("a pane scrolled beside a side bar while the title bar's clock ticks: a shift of the pane, and the clock a band of its own", async () => {
+    const s = newScreen(rng(8), 'light');
+    const scrolled = { ...s, body: s.body.slice(2), clock: tick(s.clock) };
+    const got = compare(await thumb((await drawScreen(s)).jpeg), await thumb((await drawScreen(scrolled)).jpeg));
+    expect(got, JSON.stringify(got)).toMatchObject({ kind: 'bands', shift: { left: expect.any(Number) } });
+    if (got.kind !== 'bands' || !got.shift) return;
+    // The pane's columns, not the side bar's (220 px wide).
+    expect(got.shift.left).toBeGreaterThanOrEqual(220);
+    expect(got.bands[0]?.top).toBeLessThan(30);
+    expect(got.share).toBeLessThan(0.3);
+  });
+
+  it('a pane scrolled back (its content down) while the clock ticks: the pane starts below the tab strip, whose rows stay and are not read', async () => {
+    const s = newScreen(rng(8), 'dark');
+    const scrolled = { ...s, body: s.body.slice(2), clock: tick(s.clock) };
+    const got = compare(await thumb((await drawScreen(scrolled)).jpeg), await thumb((await drawScreen(s)).jpeg));
+    expect(got, JSON.stringify(got)).toMatchObject({ kind: 'bands', shift: { dy: expect.any(Number) } });
+    if (got.kind !== 'bands' || !got.shift) return;
+    expect(got.shift.dy).toBeLessThan(0);
+    // The tab strip (rows 30–62) is neither moved with the pane nor read again: only the clock is.
+    expect(got.shift.from).toBeGreaterThanOrEqual(62);
+    expect(got.bands.some((b) => b.top < 62 && b.bottom > 30)).toBe(false);
   });
 
   it('a 64-bit dHash does not see a changed word (why the cells are compared instead)', async () => {
@@ -225,6 +252,15 @@ describe('mergeText after a shift', () => {
     expect(Object.fromEntries(at)).toEqual({ inbox: 50, two: 50, drafts: 90, three: 90, sent: 131, four: 131 });
   });
 });
+
+  it('drops a word whose middle scrolled out below the screen, though a box taller than it keeps its top on screen', () => {
+    // Content moved down by 30 px: "low" (box 100..140, an OCR box that took in the line above)
+    // has its middle at 150 after the shift, past the 140 px image.
+    const before = { text: 'stays\nlow', boxes: [10, 20, 40, 12, 10, 100, 40, 40] };
+    const out = mergeText(before, { text: '', boxes: [] }, [], { from: 10, dy: -30, left: 0, right: 400 }, 140);
+    expect(out.text).toBe('stays');
+    expect(out.boxes).toEqual([10, 50, 40, 12]);
+  });
 
 describe('sameScreenText', () => {
   it('the same words in the same order, a clock aside, are the same screen; another word is not', () => {

@@ -12,7 +12,7 @@ const ocr: CoreSettings['ocr'] = { enabled: true, engine: 'auto', index: true, c
 
 function searchWith(over: Partial<TextSearchDeps> = {}): TextSearch {
   return new TextSearch({
-    store: { search: () => ({ hits: [], total: 0, more: false }), countIndexed: () => 5 },
+    store: { search: () => ({ hits: [], total: 0, more: false }), countIndexed: () => 5, screens: () => new Map() },
     countFrames: () => 5,
     archives: async () => [],
     sourceNames: () => ['desktop', 'manictime'],
@@ -42,7 +42,7 @@ describe('an empty search says why', () => {
 
   it('an archive that cannot be read is left out of the counts, never failing the search', async () => {
     const away = { name: 'manictime', extent: () => { throw new SightlineError('FILE_UNAVAILABLE', 'The ManicTime folder is away.', 'Reconnect it.'); } };
-    const r = await run(searchWith({ archives: async () => [away], countFrames: () => 0, store: { search: () => ({ hits: [], total: 0, more: false }), countIndexed: () => 0 } }), 'invoice');
+    const r = await run(searchWith({ archives: async () => [away], countFrames: () => 0, store: { search: () => ({ hits: [], total: 0, more: false }), countIndexed: () => 0, screens: () => new Map() } }), 'invoice');
     expect(r.reason).toBe('NO_FRAMES_IN_RANGE');
     const rejected = await run(searchWith({ archives: () => Promise.reject(new SightlineError('SOURCE_UNAVAILABLE', 'Away.', 'Later.')) }), 'invoice');
     expect(rejected.reason).toBe('NO_MATCH');

@@ -6,7 +6,7 @@
  * then (pause, read-only, Sightline's own, the allowlist), judges the frame, maps and acts → what
  * happened, reported and logged. Every attempt, refused ones included, is an activity-log row.
  */
-import type { ActivityEntry, ActivityOutcome, ElementDescription } from '../../../shared/api.ts';
+import type { ActivityEntry, ActivityOutcome, ElementDescription } from '../../../shared/activity.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Point, SourceName } from '../../../shared/frame.ts';
 import type { FrameRecord } from '../catalog/types.ts';
@@ -65,7 +65,7 @@ export class ActionGate implements ActionsPort {
     const typed = args as TypedArgs;
     const redact = this.#d.redact;
     const params = logged(kind as AnyActionKind, args);
-    const log: LogEntry = { tool: kind.name, params: redact ? redact.params(params, typed) : params, client: opts.client, ...(opts.run ? { run: opts.run } : {}) };
+    const log: LogEntry = { tool: kind.name, params: redact ? redact.params(params, typed) : params, client: opts.client, ...(opts.run ? { run: opts.run } : {}), ...(opts.session ? { session: opts.session.id } : {}) };
     try {
       let result: ActionResult;
       try {
@@ -80,7 +80,8 @@ export class ActionGate implements ActionsPort {
         throw e;
       }
       const said = describeOutcome(result);
-      const unlogged = this.#log({ ...log, result: 'ok', message: [result.note, said].filter(Boolean).join('; ') || undefined }, started);
+      // The picture taken right after this action is its own "after", never a later one's.
+      const unlogged = this.#log({ ...log, result: 'ok', message: [result.note, said].filter(Boolean).join('; ') || undefined, ...(result.afterRef ? { afterRef: result.afterRef } : {}) }, started);
       // The action happened: say so, and that its log entry is missing, so an agent does not repeat it.
       return unlogged ? { ...result, warnings: [...(result.warnings ?? []), unlogged] } : result;
     } finally {

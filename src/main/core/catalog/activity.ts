@@ -1,5 +1,5 @@
 /** The activity log: every agent action, refused ones included, with its before and after frames. */
-import type { ActivityEntry, ActivityQuery, TargetLabel } from '../../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery, TargetLabel } from '../../../shared/activity.ts';
 import type { CatalogContext } from './context.ts';
 import { labelJson, toActivity, wrap, type ActivityRow, type Params } from './rows.ts';
 
@@ -48,6 +48,7 @@ export class ActivityLog {
       run_dir: e.run?.artifacts ?? null,
       target_label: label,
       outcome: e.outcome ? JSON.stringify(e.outcome) : null,
+      session: e.session ?? null,
     });
   }
 
@@ -64,23 +65,30 @@ export class ActivityLog {
    * Its newest labelled frame says; the log's own names cover targets whose frames were deleted.
    */
   targetNames(): Record<string, string> {
-    const names: Record<string, string> = {};
+    const titles: Record<string, string> = {};
+    const apps: Record<string, string> = {};
     const put = (target: string, json: string): void => {
       const l = JSON.parse(json) as TargetLabel;
-      const name = l.title ?? l.app;
-      if (name && !(target in names)) names[target] = name;
+      if (l.title && !(target in titles)) titles[target] = l.title;
+      if (l.app && !(target in apps)) apps[target] = l.app;
     };
     for (const r of this.#c.stmt.frameTargetNames.all()) put(r.target, r.label);
     for (const r of this.#c.stmt.activityTargetNames.all()) put(r.target, r.label);
-    return names;
+    // A title names a target best; a device (its frames labelled by the app in front only) by the
+    // name it was listed under; else the app.
+    const listed = Object.fromEntries(this.#c.stmt.listedTargetNames.all().map((r) => [r.target, r.name]));
+    return { ...apps, ...listed, ...titles };
   }
 
   /**
-   * Name `ref` as the "after" frame of the target's successful actions logged since `sinceIso`
-   * (the target's previous capture) that have none yet. Returns how many entries it linked.
+   * Keep the names targets were listed under (a device's model, a window's title): a target that
+   * is gone, with no labelled frame to name it, still reads by name. Only changed names are written.
    */
-  linkAfterFrame(target: string, ref: string, sinceIso: string): number {
-    return this.#c.stmt.linkAfter.run(ref, target, sinceIso).changes;
+  rememberNames(targets: readonly { id: string; title: string }[], at = new Date().toISOString()): void {
+    const put = this.#c.stmt.rememberTargetName;
+    this.#c.db.transaction(() => {
+      for (const t of targets) if (t.title) put.run(t.id, t.title, at);
+    })();
   }
 
   /** Entries matching `q` (its limit and paging ignored). */
@@ -116,6 +124,14 @@ function activityWhere(q: ActivityQuery): { where: string; params: Params } {
   if (q.run !== undefined) {
     conds.push('a.run_id = @run');
     params.run = q.run;
+  }
+  if (q.session !== undefined) {
+    conds.push('a.session = @session');
+    params.session = q.session;
+  }
+  if (q.frame !== undefined) {
+    conds.push('(a.frame_ref = @frame OR a.after_ref = @frame)');
+    params.frame = q.frame;
   }
   if (q.result === 'ok') conds.push("a.result = 'ok'");
   else if (q.result === 'error') conds.push("a.result <> 'ok'");

@@ -186,6 +186,25 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 11,
+    name: 'actions by session and by frame; the names targets were listed under',
+    up: `
+      -- The MCP session that asked: the log groups one client connection's actions as it groups a run's.
+      ALTER TABLE activity ADD COLUMN session TEXT;
+      CREATE INDEX activity_session ON activity (session) WHERE session IS NOT NULL;
+      -- The viewer says which action a frame belongs to: the one acted in it, or the one it was taken after.
+      CREATE INDEX activity_frame_ref ON activity (frame_ref) WHERE frame_ref IS NOT NULL;
+      CREATE INDEX activity_after_ref ON activity (after_ref) WHERE after_ref IS NOT NULL;
+      -- What each target was called when it was last listed (a device's name): kept after it is
+      -- gone, as a closed tab keeps its title in its frames' labels.
+      CREATE TABLE target_names (
+        target TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        seen_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 12,
     name: 'what an action aimed at and what came of it',
     up: `
       -- JSON: the element hit or typed into (role, name), the page navigated to. A routine saved

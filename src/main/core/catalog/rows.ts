@@ -3,7 +3,7 @@
  * how a query becomes a WHERE clause, what a valid frame is. No I/O here.
  */
 import { isAbsolute } from 'node:path';
-import type { ActivityEntry, ActivityOutcome, TargetLabel } from '../../../shared/api.ts';
+import type { ActivityEntry, ActivityOutcome, TargetLabel } from '../../../shared/activity.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import { IMAGE_FORMATS, type ImageFormat } from '../../../shared/frame.ts';
 import { REF_PATTERN } from './refs.ts';
@@ -73,6 +73,7 @@ export interface ActivityRow {
   run_dir: string | null;
   target_label: string | null;
   outcome: string | null;
+  session: string | null;
   /** The before-frame's image size (joined; null when it is gone). */
   frame_w?: number | null;
   frame_h?: number | null;
@@ -160,6 +161,7 @@ export function toActivity(r: ActivityRow): ActivityEntry {
   if (r.target_label) e.targetLabel = JSON.parse(r.target_label) as TargetLabel;
   if (r.outcome) e.outcome = JSON.parse(r.outcome) as ActivityOutcome;
   if (r.run_id !== null) e.run = r.run_dir !== null ? { id: r.run_id, artifacts: r.run_dir } : { id: r.run_id };
+  if (r.session) e.session = r.session;
   return e;
 }
 

@@ -64,10 +64,13 @@ export function prepareStatements(db: Database.Database) {
     // Own frames only: archive rows cannot be deleted to make room.
     totalBytes: db.prepare('SELECT sum(disk_bytes) AS n FROM frames WHERE external = 0'),
     oldestOwn: db.prepare<[], { ref: string }>('SELECT ref FROM frames WHERE external = 0 AND pinned = 0 ORDER BY captured_at ASC, rowid ASC'),
-    linkAfter: db.prepare<[string, string, string]>("UPDATE activity SET after_ref = ? WHERE target = ? AND after_ref IS NULL AND result = 'ok' AND at > ?"),
     insertActivity: db.prepare<[Params]>(`
-      INSERT INTO activity (at, tool, source, target, result, message, image_x, image_y, source_x, source_y, frame_ref, after_ref, duration_ms, params, client, run_id, run_dir, target_label, outcome)
-      VALUES (@at, @tool, @source, @target, @result, @message, @image_x, @image_y, @source_x, @source_y, @frame_ref, @after_ref, @duration_ms, @params, @client, @run_id, @run_dir, @target_label, @outcome)`),
+      INSERT INTO activity (at, tool, source, target, result, message, image_x, image_y, source_x, source_y, frame_ref, after_ref, duration_ms, params, client, run_id, run_dir, target_label, outcome, session)
+      VALUES (@at, @tool, @source, @target, @result, @message, @image_x, @image_y, @source_x, @source_y, @frame_ref, @after_ref, @duration_ms, @params, @client, @run_id, @run_dir, @target_label, @outcome, @session)`),
+    rememberTargetName: db.prepare<[string, string, string]>(
+      'INSERT INTO target_names (target, name, seen_at) VALUES (?, ?, ?) ON CONFLICT (target) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at WHERE name <> excluded.name',
+    ),
+    listedTargetNames: db.prepare<[], { target: string; name: string }>('SELECT target, name FROM target_names'),
     frameLabel: db.prepare<[string], { label: string | null; image_w: number; image_h: number }>('SELECT label, image_w, image_h FROM frames WHERE ref = ?'),
     // The newest labelled frame of a target (frames_target_time walks it newest first).
     targetLabel: db.prepare<[string], { label: string }>('SELECT label FROM frames WHERE target = ? AND label IS NOT NULL ORDER BY captured_at DESC LIMIT 1'),

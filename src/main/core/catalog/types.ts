@@ -2,7 +2,7 @@
  * Shapes the catalog stores and hands out. A FrameRecord is a StoredFrame plus what the
  * dashboard's FrameSummary shows, so it can go to both without copying.
  */
-import type { ActivityEntry } from '../../../shared/api.ts';
+import type { ActivityEntry } from '../../../shared/activity.ts';
 import type { FrameDescriptor, ImageFormat, Point, Size, SourceName } from '../../../shared/frame.ts';
 
 /**

@@ -131,7 +131,6 @@ export class FrameService implements FramesPort {
       throw new SightlineError('SCREENSHOT_FAILED', `The ${source.name} source returned no image.`, 'Capture again.');
     }
     if (raw) warnings.push(`raw: this image is at native resolution (${image.width}×${image.height}, ~${estimateVisionTokens(image)} vision tokens); prefer the default scaled capture and crop_screenshot for detail.`);
-    const previous = catalog.frames.latest(source.name, captured.target);
     const frame = await catalog.frames.insert({
       source: source.name,
       target: captured.target,
@@ -148,13 +147,6 @@ export class FrameService implements FramesPort {
       state: captured.state,
       label: redactLabel(captured.label, q.mask),
     });
-    // The first capture after an action is that action's "after" frame in the activity log
-    // (best effort: the frame is stored, a log that cannot be updated does not undo it).
-    try {
-      catalog.activity.linkAfterFrame(captured.target, frame.ref, previous ? new Date(previous.capturedAt).toISOString() : '');
-    } catch (e) {
-      warnings.push(`The activity log could not link this frame to the action before it (${(e as Error).message}).`);
-    }
     if (pixels?.kind === 'raw' && !raw) this.#writeOriginalBehind(frame.ref, pixels);
     return { frame, image: { data: image.data, format: image.format }, warnings };
   }

@@ -9,7 +9,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { TrieRouter } from 'hono/router/trie-router';
 import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
-import { API_PREFIX, API_ROUTES, API_STREAMS, type ActivityEntry, type ApiContract, type ApiError, type ApiRouteName, type FrameSummary, type ProgressInfo } from '../../../shared/api.ts';
+import { API_PREFIX, API_ROUTES, API_STREAMS, type ApiContract, type ConnectInfo, type ApiError, type ApiRouteName, type FrameSummary, type ProgressInfo } from '../../../shared/api.ts';
+import type { ActivityEntry } from '../../../shared/activity.ts';
 import * as S from '../../../shared/apiSchemas.ts';
 import { SightlineError, isSightlineError, type ErrorCode } from '../../../shared/errors.ts';
 import { firstRowFrames } from '../../../shared/timeline.ts';
@@ -19,9 +20,12 @@ import { frameSummary } from '../frames/descriptors.ts';
 import { MIME } from '../mcp/response.ts';
 import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, SourcesPort, StatusPort, TargetsPort, TextSearchPort } from '../ports.ts';
 import { parseTimeInput } from '../util/time.ts';
+import { timelineApps } from './timelineApps.ts';
 
 const MAX_BODY = 1024 * 1024;
 const MAX_RUNS_LISTED = 200;
+/** Frames sampled per hour of the time strip to colour it by app. */
+const APPS_SAMPLED = 4;
 
 /** What the dashboard API may use. */
 export interface ApiServices extends StatusPort {
@@ -35,6 +39,8 @@ export interface ApiServices extends StatusPort {
   search: TextSearchPort;
   events: CoreBus;
   setPaused(paused: boolean): void;
+  /** How an agent reaches this server (known once it listens). */
+  connect(): ConnectInfo;
 }
 
 type Input<K extends ApiRouteName> = { params: ApiContract[K]['params']; query: ApiContract[K]['query']; body: ApiContract[K]['body']; signal: AbortSignal };
@@ -42,8 +48,10 @@ type Handlers = { [K in ApiRouteName]: (input: Input<K>) => Promise<ApiContract[
 type Schemas = { [K in ApiRouteName]?: { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType } };
 
 const SCHEMAS: Schemas = {
+  status: { query: S.statusQuery },
   frames: { query: S.framesQuery },
   timelinePositions: { query: S.timelinePositionsQuery },
+  timelineApps: { query: S.timelinePositionsQuery },
   frame: { params: S.frameParams },
   crop: { params: S.frameParams, body: S.cropBody },
   pin: { params: S.frameParams, body: S.pinBody },
@@ -59,8 +67,9 @@ const SCHEMAS: Schemas = {
 
 function handlers(s: ApiServices): Handlers {
   return {
-    status: () => s.status(),
+    status: ({ query }) => (query.fresh ? s.statusChecked() : s.status()),
     sources: async () => ({ sources: s.sources.info() }),
+    connect: async () => s.connect(),
     frames: async ({ query, signal }) => {
       const from = query.from ? parseTimeInput(query.from, 'from') : undefined;
       const to = query.before ? parseTimeInput(query.before, 'before') : query.to ? parseTimeInput(query.to, 'to') : undefined;
@@ -88,6 +97,13 @@ function handlers(s: ApiServices): Handlers {
         since: p.since,
       };
     },
+    timelineApps: async ({ query, signal }) => {
+      const before = query.before ? parseTimeInput(query.before, 'before') : undefined;
+      const at = query.at ? query.at.split(',').map(Number) : [];
+      // Pinned frames are few and not paged by the timeline's merge: their strip stays plain.
+      if (query.pinned) return { spans: at.slice(1).map(() => []) };
+      return timelineApps(s.history, { source: query.source, target: query.target, before, at, per: APPS_SAMPLED }, signal);
+    },
     frame: async ({ params, signal }) => one(s, s.frames.get(params.ref), signal),
     crop: async ({ params, body, signal }) => ({ frame: await one(s, (await s.frames.crop({ ref: s.frames.get(params.ref).ref, ...body })).frame, signal) }),
     pin: async ({ params, body, signal }) => {
@@ -111,7 +127,8 @@ function handlers(s: ApiServices): Handlers {
     },
     pause: async ({ body }) => {
       s.setPaused(body.paused);
-      return s.status();
+      // What the switch shows is this answer: it never waits on a source's probe.
+      return s.statusNow();
     },
     sourceAction: ({ params }) => s.sources.runAction(params.name, params.action),
     search: async ({ query, signal }) => {
@@ -120,7 +137,7 @@ function handlers(s: ApiServices): Handlers {
       const offset = query.offset ?? 0;
       const r = await s.search.search({ query: query.q, source: query.source, app: query.app, from, to, max: query.limit ?? 50, offset, signal });
       // The dashboard pages: "more" also when matches lie beyond this page.
-      return { ...r, more: r.more || offset + r.results.length < r.total };
+      return { ...r, more: r.more || offset + r.results.length < r.total, screens: Object.fromEntries(s.search.screens(r.results.map((h) => h.ref))) };
     },
     textIndex: async () => ({ index: s.search.status() ?? null }),
   };
@@ -189,7 +206,8 @@ export function createApi(s: ApiServices): Hono {
   app.notFound((c) => c.json({ error: { code: 'INVALID_ARGUMENT', message: `No route ${c.req.method} ${new URL(c.req.url).pathname}.`, hint: 'See src/shared/api.ts for the routes.' } satisfies ApiError }, 404));
   app.onError((e, c) => {
     const err: SightlineError = isSightlineError(e) ? e : new SightlineError('INTERNAL', (e as Error)?.message ?? String(e), 'This is a Sightline bug; the log has details.');
-    const body: ApiError = { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}), ...(typeof err.details?.key === 'string' ? { key: err.details.key } : {}) };
+    const problems = Array.isArray(err.details?.problems) ? (err.details.problems as NonNullable<ApiError['problems']>) : undefined;
+    const body: ApiError = { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}), ...(typeof err.details?.key === 'string' ? { key: err.details.key } : {}), ...(problems ? { problems } : {}) };
     return c.json({ error: body }, statusFor(err.code) as 400);
   });
   return app;
@@ -255,7 +273,7 @@ function events(c: Context, s: ApiServices): Response {
     const onFrame = (f: FrameRecord): void => later(async () => ({ type: 'frame', frame: await one(s, f) }));
     const onUpdated = (f: FrameRecord): void => later(async () => ({ type: 'frame-updated', frame: await one(s, f) }));
     const onActivity = (entry: ActivityEntry): void => later(async () => ({ type: 'activity', entry }));
-    const onStatus = (): void => void s.status().then((status) => send({ type: 'status', status }));
+    const onStatus = (): void => send({ type: 'status', status: s.statusNow() });
     const onProgress = (progress: ProgressInfo): void => send({ type: 'progress', progress });
     bus.on('frame', onFrame);
     bus.on('frame-updated', onUpdated);
@@ -263,6 +281,9 @@ function events(c: Context, s: ApiServices): Response {
     bus.on('status', onStatus);
     bus.on('progress', onProgress);
     await stream.write(': connected\n\n');
+    // The page learns the status (the pause switch's state, the sources) as the stream opens,
+    // with no request of its own on the browser's few connections to the server.
+    onStatus();
     const ping = setInterval(() => void stream.write(': ping\n\n').catch(() => undefined), 25_000);
     await new Promise<void>((resolve) => stream.onAbort(resolve));
     clearInterval(ping);

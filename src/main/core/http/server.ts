@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { API_PREFIX, TIMELINE_PAGE_SIZE } from '../../../shared/api.ts';
+import { API_PREFIX, TIMELINE_PAGE_SIZE, type ConnectInfo } from '../../../shared/api.ts';
 import { warmUpImages } from '../image/pipeline.ts';
 import { createMcpServer, type McpServices } from '../mcp/server.ts';
 import { addOwnPort } from '../util/self.ts';
@@ -27,6 +27,11 @@ export interface ServerOptions {
   port?: number;
   /** Built dashboard (out/renderer); omitted = API and MCP only. */
   staticDir?: string;
+  /**
+   * How an MCP client that starts its server over stdio runs this Sightline's relay, for the
+   * configs the dashboard offers to copy (default: `sightline mcp`, with the command on PATH).
+   */
+  stdio?: ConnectInfo['stdio'];
   log?: (line: string) => void;
 }
 
@@ -106,7 +111,7 @@ function isInitialize(body: unknown): boolean {
 const CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** What the server needs: the ports of MCP sessions and of the dashboard API, and where the token lives. */
-export type ServerServices = McpServices & ApiServices & { dataDir: string };
+export type ServerServices = McpServices & Omit<ApiServices, 'connect'> & { dataDir: string };
 
 /**
  * Rows of the timeline a window shows at first (72 px each under the header: 12 fill a 900 px
@@ -200,7 +205,8 @@ export async function startServer(core: ServerServices, options: ServerOptions =
   const sessions = new Map<string, McpSession>();
   const browsers = new BrowserSessions(token);
   let port = 0;
-  const apiListener = getRequestListener(createApi(core).fetch);
+  const connect = (): ConnectInfo => ({ mcpUrl: `http://127.0.0.1:${port}/mcp`, tokenFile: join(core.dataDir, 'token'), stdio: options.stdio ?? { command: 'sightline', args: ['mcp'] } });
+  const apiListener = getRequestListener(createApi({ ...core, connect }).fetch);
 
   const http = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {

@@ -74,9 +74,9 @@ const GREY_RAMP = 20;
 
 /**
  * Which grounds are brought to white: `grey` ones only (a whole screen: its light panels are left
- * as bare Tesseract would see them), or `all` (a band of a few lines: with so little around it,
- * a white pane beside a light grey status bar reads to Tesseract as a box, and the bar's words
- * were lost; every ground white, they read).
+ * as bare Tesseract would see them), or `all`, pixel by pixel (a band of a few lines or a bar read
+ * alone: with so little around it, a white pane beside a light grey status bar reads to
+ * Tesseract as a box, and the bar's words were lost; every ground white, they read).
  */
 export type Whiten = 'grey' | 'all';
 /** Grounds are not brightened from below this (the gain stays under 4). */
@@ -142,8 +142,41 @@ export function darkOnLight(g: Grey, whitenGrounds: Whiten = 'grey'): Grey {
       for (let x = c * BLOCK; x < x1; x++) out[o + x] = 255 - (data[o + x] as number);
     }
   }
-  if (grey) whiten(out, width, height, ground, cols, rows, below);
+  if (whitenGrounds === 'all') groundToWhite(out, width, height);
+  else if (grey) whiten(out, width, height, ground, cols, rows, below);
   return { data: out, width, height };
+}
+
+/** How far (px) a pixel's ground is looked for: wider than a glyph's stroke, narrower than a bar. */
+const GROUND_REACH = 3;
+
+/**
+ * Every ground brought to white, pixel by pixel: each pixel divided by its ground, the lightest
+ * level within GROUND_REACH of it (text strokes are thinner, so the lightest level near a glyph is
+ * the ground beside it). Per pixel and not per block: a status bar 22 px high straddles the
+ * blocks, and a gain taken from blocks that also held the pane above it left its words on a grey
+ * gradient, misread.
+ */
+function groundToWhite(out: Buffer, width: number, height: number): void {
+  const across = new Uint8Array(out.length);
+  for (let y = 0; y < height; y++) {
+    const o = y * width;
+    for (let x = 0; x < width; x++) {
+      let m = 0;
+      const x1 = Math.min(width - 1, x + GROUND_REACH);
+      for (let i = Math.max(0, x - GROUND_REACH); i <= x1; i++) if ((out[o + i] as number) > m) m = out[o + i] as number;
+      across[o + x] = m;
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.max(0, y - GROUND_REACH);
+    const y1 = Math.min(height - 1, y + GROUND_REACH);
+    for (let x = 0; x < width; x++) {
+      let m = 0;
+      for (let j = y0; j <= y1; j++) if ((across[j * width + x] as number) > m) m = across[j * width + x] as number;
+      out[y * width + x] = Math.min(255, Math.round(((out[y * width + x] as number) * 255) / Math.max(MIN_GROUND, m)));
+    }
+  }
 }
 
 /**

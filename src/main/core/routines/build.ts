@@ -5,7 +5,7 @@
  * (the page reached, the value read back). What the log does not hold whole becomes an input:
  * text typed into a password field, a form's values (logged as lengths), long text (shortened).
  */
-import type { ActivityEntry, ElementDescription } from '../../../shared/api.ts';
+import type { ActivityEntry, ElementDescription } from '../../../shared/activity.ts';
 import { SightlineError } from '../../../shared/errors.ts';
 import { fold } from '../text/match.ts';
 import { ROUTINE_FORMAT, ROUTINE_VERSION, STEP_KINDS, type Routine, type RoutineInput, type RoutineStep, type RoutineTarget, type StepAim, type StepKind } from './format.ts';

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActivityEntry, ActivityQuery } from '../../../shared/api.ts';
+import type { ActivityEntry, ActivityQuery } from '../../../shared/activity.ts';
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import { buildRoutine } from './build.ts';
 import { ROUTINE_NAME, type Routine } from './format.ts';
@@ -21,9 +21,14 @@ export interface SaveRequest {
   description?: string;
   /** The actions of this agent run (the activity log's run id). */
   runId?: string;
-  /** Or the activity-log entries from this id to `toAction` (both included). */
+  /** Or the activity-log entries from this id to `toAction` (both included)… */
   fromAction?: number;
   toAction?: number;
+  /**
+   * …or, with this MCP session's id, this session's own actions: all of them, or the
+   * `fromAction`-th to the `toAction`-th (1 its first, both included).
+   */
+  session?: string;
   /** Input name → step number: that step's typed text becomes an input. */
   inputs?: Readonly<Record<string, number>>;
   replace?: boolean;
@@ -190,6 +195,13 @@ function entriesFor(activity: RoutinesDeps['activity'], req: SaveRequest): Activ
     const entries = oldestFirst(activity.list({ run: req.runId, limit: MAX_ENTRIES }));
     if (!entries.length) throw new SightlineError('RUN_NOT_FOUND', `The activity log has no action of run "${req.runId}".`, 'Use a run id the Activity view shows.');
     return entries;
+  }
+  if (req.session !== undefined) {
+    const mine = oldestFirst(activity.list({ session: req.session, limit: MAX_ENTRIES }));
+    if (!mine.length) throw new SightlineError('INVALID_ARGUMENT', 'This session has taken no action yet.', 'Act first (click, type_text, …), then save them; or give "runId".');
+    const { from, to } = req.fromAction === undefined && req.toAction === undefined ? { from: 1, to: mine.length } : checkedRange(req);
+    if (to > mine.length) throw new SightlineError('INVALID_ARGUMENT', `This session has taken ${mine.length} action${mine.length === 1 ? '' : 's'}; there is no action ${to}.`, `Give fromAction and toAction from 1 to ${mine.length}.`);
+    return mine.slice(from - 1, to);
   }
   const { from, to } = checkedRange(req);
   const entries = oldestFirst(activity.list({ before: to + 1, limit: MAX_ENTRIES }).filter((e) => e.id >= from));

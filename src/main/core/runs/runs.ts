@@ -13,7 +13,8 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, sep } from 'node:path';
-import { RUN_ID, type RunStepView, type RunSummary, type RunView } from '../../../shared/api.ts';
+import { RUN_ID } from '../../../shared/api.ts';
+import type { RunStepView, RunSummary, RunView } from '../../../shared/activity.ts';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { RunFile, RunsPort } from '../ports.ts';
 

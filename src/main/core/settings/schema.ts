@@ -29,19 +29,31 @@ export function buildSettingsSchema(modules: readonly AnySourceModule[]): Settin
     .prefault({}) as unknown as SettingsSchema;
 }
 
-/** Validate a settings object; a failure names the first bad key. */
+/**
+ * Validate a settings object; a failure names the first bad key, and every bad key in
+ * `details.problems` (a form shows them all at once, not one per save).
+ */
 export function parseWith(schema: SettingsSchema, input: unknown, where = SETTINGS_FILE): SettingsValues {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const keys = issue && 'keys' in issue && Array.isArray(issue.keys) ? issue.keys : [];
-  const path = [...(issue?.path ?? []), ...keys.slice(0, 1)].join('.') || '(root)';
-  throw new SightlineError(
-    'SETTINGS_INVALID',
-    `${where}: "${path}" ${issue?.code === 'unrecognized_keys' ? 'is not a known setting' : `is invalid (${issue?.message ?? 'bad value'})`}.`,
-    'Fix or remove that key; the README lists every setting.',
-    { key: path },
-  );
+  const problems: SettingsProblem[] = [];
+  for (const issue of result.error.issues) {
+    const keys = 'keys' in issue && Array.isArray(issue.keys) ? (issue.keys as string[]) : [undefined];
+    for (const k of keys) {
+      const key = [...issue.path, ...(k === undefined ? [] : [k])].join('.') || '(root)';
+      if (problems.some((p) => p.key === key)) continue;
+      problems.push({ key, message: `${where}: "${key}" ${issue.code === 'unrecognized_keys' ? 'is not a known setting' : `is invalid (${issue.message})`}.` });
+    }
+  }
+  const first = problems[0] ?? { key: '(root)', message: `${where} is invalid.` };
+  throw new SightlineError('SETTINGS_INVALID', first.message, 'Fix or remove that key; the README lists every setting.', { key: first.key, problems });
+}
+
+/** One setting that cannot be taken, by its full key. */
+export interface SettingsProblem {
+  key: string;
+  message: string;
+  hint?: string;
 }
 
 /** Environment variables that override the file, as each module reads them. */

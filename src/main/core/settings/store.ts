@@ -110,11 +110,12 @@ export class SettingsStore extends EventEmitter<{ change: [next: SettingsValues,
   async vet(patch: SettingsPatch): Promise<void> {
     const before = parseWith(this.#schema, this.#file, SETTINGS_FILE);
     const after = parseWith(this.#schema, mergeSettings(this.#file, patch), SETTINGS_FILE);
-    for (const m of this.#modules) {
-      if (!m.vet || isDeepStrictEqual(before[m.name], after[m.name])) continue;
-      const problem = await m.vet(after[m.name], before[m.name], this.#processEnv);
-      if (problem) throw new SightlineError('SETTINGS_INVALID', problem.message, problem.hint, { key: problem.key });
-    }
+    // Every section is asked, so the answer names every field that cannot take effect at once.
+    const problems = (
+      await Promise.all(this.#modules.map((m) => (!m.vet || isDeepStrictEqual(before[m.name], after[m.name]) ? undefined : m.vet(after[m.name], before[m.name], this.#processEnv))))
+    ).filter((p) => p !== undefined);
+    const first = problems[0];
+    if (first) throw new SightlineError('SETTINGS_INVALID', first.message, first.hint, { key: first.key, problems });
   }
 
   /**

@@ -34,6 +34,12 @@ export interface SourceContext<Config> {
   /** Where an archive writes its catalog rows. */
   archive: ArchiveStore;
   host: HostFacts;
+  /**
+   * The source's health may have changed now (its connection closed, a device went): the core
+   * checks it again at once, so the dashboard and tool lists follow without waiting for the next
+   * periodic check.
+   */
+  healthChanged(): void;
 }
 
 export interface SourceModule<Config = unknown, S extends Source = Source> {

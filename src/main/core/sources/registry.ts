@@ -31,10 +31,13 @@ export class SourceRegistry {
   /** The last health of each enabled source, and when it was taken. */
   readonly #health = new Map<string, { health: SourceHealth; at: number }>();
   readonly #settings: RegistrySettings;
-  readonly #context: Omit<SourceContext<unknown>, 'settings'>;
+  readonly #context: Omit<SourceContext<unknown>, 'settings' | 'healthChanged'>;
   readonly #listeners: (() => void)[] = [];
+  readonly #healthListeners: (() => void)[] = [];
+  /** A check of a source under way: a second caller waits for it instead of probing again. */
+  readonly #checking = new Map<string, Promise<SourceHealth>>();
 
-  constructor(modules: readonly AnySourceModule[], settings: RegistrySettings, context: Omit<SourceContext<unknown>, 'settings'>) {
+  constructor(modules: readonly AnySourceModule[], settings: RegistrySettings, context: Omit<SourceContext<unknown>, 'settings' | 'healthChanged'>) {
     for (const m of modules) {
       if (!SOURCE_NAME_PATTERN.test(m.name)) throw new Error(`Source name "${m.name}" must be lowercase letters, digits and "-".`);
       if (this.#modules.has(m.name)) throw new Error(`Two sources are named "${m.name}".`);
@@ -106,7 +109,14 @@ export class SourceRegistry {
     }
     let p = this.#instances.get(name);
     if (!p) {
-      p = Promise.resolve().then(() => m.create({ ...this.#context, settings: () => this.#settings.section(name) }) as Source | Promise<Source>);
+      p = Promise.resolve().then(
+        () =>
+          m.create({
+            ...this.#context,
+            settings: () => this.#settings.section(name),
+            healthChanged: () => void this.check(name),
+          }) as Source | Promise<Source>,
+      );
       this.#instances.set(name, p);
       p.catch(() => {
         if (this.#instances.get(name) === p) this.#instances.delete(name);
@@ -159,33 +169,75 @@ export class SourceRegistry {
 
   // ── health ──────────────────────────────────────────────────────────────────────────────
 
-  /** Health of every registered source (disabled ones included, marked so). Never throws. */
+  /**
+   * Check every registered source's health now (disabled ones included, marked so). Never throws.
+   * A source whose check is already under way is not probed twice: its caller waits for that one.
+   */
   async health(): Promise<SourceHealth[]> {
-    const out = await Promise.all(
-      this.modules().map(async ({ name }): Promise<SourceHealth> => {
-        if (!this.isEnabled(name)) {
-          return { source: name, enabled: false, available: false, degraded: false, reason: 'disabled in settings', remediation: `Enable sources.${name}.enabled.` };
-        }
-        try {
-          const h = await (await this.get(name)).health();
-          return { ...h, source: name, enabled: true };
-        } catch (e) {
-          return { source: name, enabled: true, available: false, degraded: true, reason: `health check failed: ${(e as Error).message}`, remediation: 'See the Sightline log.' };
-        }
-      }),
-    );
-    let flipped = false;
-    const now = Date.now();
-    for (const h of out) {
-      const last = this.#health.get(h.source)?.health;
-      const serves = (x: SourceHealth): boolean => x.enabled && x.available && x.idle !== true;
-      // A disabled source keeps no health: turned back on, it is judged afresh.
-      if (!h.enabled) this.#health.delete(h.source);
-      else this.#health.set(h.source, { health: h, at: now });
-      if (last !== undefined ? serves(last) !== serves(h) : h.enabled && !serves(h)) flipped = true;
+    return Promise.all(this.modules().map(({ name }) => this.check(name)));
+  }
+
+  /** Check one source's health now (a source that lost its connection asks for this). Never throws. */
+  check(name: SourceName): Promise<SourceHealth> {
+    const running = this.#checking.get(name);
+    if (running) return running;
+    const p = this.#probe(name).then((h) => {
+      this.#record(h);
+      return h;
+    });
+    this.#checking.set(name, p);
+    void p.finally(() => this.#checking.delete(name));
+    return p;
+  }
+
+  /**
+   * Every source's health as last checked, without probing anything: what the status shows
+   * (the pause switch and the header never wait on a probe). A source never checked yet says so
+   * (`checking`); `unchecked()` names those.
+   */
+  snapshot(): SourceHealth[] {
+    return this.modules().map(({ name }) => {
+      if (!this.isEnabled(name)) return disabledHealth(name);
+      return this.#health.get(name)?.health ?? { source: name, enabled: true, available: false, degraded: false, checking: true };
+    });
+  }
+
+  /** Enabled sources whose health has never been checked (or was forgotten when their settings changed). */
+  unchecked(): SourceName[] {
+    return this.modules()
+      .map((m) => m.name)
+      .filter((name) => this.isEnabled(name) && !this.#health.has(name));
+  }
+
+  /** Called whenever a source's health as shown changes (a check came back different, a call saw it down). */
+  onHealth(f: () => void): () => void {
+    this.#healthListeners.push(f);
+    return () => {
+      const i = this.#healthListeners.indexOf(f);
+      if (i >= 0) this.#healthListeners.splice(i, 1);
+    };
+  }
+
+  async #probe(name: SourceName): Promise<SourceHealth> {
+    if (!this.isEnabled(name)) return disabledHealth(name);
+    try {
+      const h = await (await this.get(name)).health();
+      return { ...h, source: name, enabled: true };
+    } catch (e) {
+      return { source: name, enabled: true, available: false, degraded: true, reason: `health check failed: ${(e as Error).message}`, remediation: 'See the Sightline log.' };
     }
-    if (flipped) this.#changed();
-    return out;
+  }
+
+  /** Keep a check's result; tell the listeners when what is offered or what is shown changed. */
+  #record(h: SourceHealth): void {
+    const last = this.#health.get(h.source)?.health;
+    const serves = (x: SourceHealth): boolean => x.enabled && x.available && x.idle !== true;
+    // A disabled source keeps no health: turned back on, it is judged afresh.
+    if (!h.enabled) this.#health.delete(h.source);
+    // A source turned off (or rebuilt) while its check ran keeps no answer of its old self.
+    else if (this.isEnabled(h.source)) this.#health.set(h.source, { health: h, at: Date.now() });
+    if (last !== undefined ? serves(last) !== serves(h) : h.enabled && !serves(h)) this.#changed();
+    if (!isDeepStrictEqual(last, h.enabled ? h : undefined)) this.#healthChanged();
   }
 
   /**
@@ -206,7 +258,10 @@ export class SourceRegistry {
       health: { ...(known?.checks ? { checks: known.checks } : {}), source: name, enabled: true, available: false, degraded: false, reason: error.message.replace(/\.$/, ''), ...(error.hint ? { remediation: error.hint } : {}) },
       at: Date.now(),
     });
-    if (was !== false) this.#changed();
+    if (was !== false) {
+      this.#changed();
+      this.#healthChanged();
+    }
   }
 
   lastHealth(name: SourceName): SourceHealth | undefined {
@@ -232,6 +287,10 @@ export class SourceRegistry {
     for (const f of this.#listeners) f();
   }
 
+  #healthChanged(): void {
+    for (const f of this.#healthListeners) f();
+  }
+
   /** A source whose own settings changed is rebuilt on next use; one turned off is let go. */
   #settingsChanged(next: SettingsValues, previous: SettingsValues): void {
     let toggled = false;
@@ -244,7 +303,10 @@ export class SourceRegistry {
       }
       if (!now || !isDeepStrictEqual(previous[name], next[name])) this.#drop(name);
     }
-    if (toggled) this.#changed();
+    if (toggled) {
+      this.#changed();
+      this.#healthChanged();
+    }
   }
 
   #drop(name: SourceName): void {
@@ -254,6 +316,10 @@ export class SourceRegistry {
     this.#health.delete(name);
     void p.then((s) => s.dispose?.()).catch(() => undefined);
   }
+}
+
+function disabledHealth(name: SourceName): SourceHealth {
+  return { source: name, enabled: false, available: false, degraded: false, reason: 'disabled in settings', remediation: `Enable sources.${name}.enabled.` };
 }
 
 /** What the dashboard learns about a module. */

@@ -1,7 +1,7 @@
 /**
  * Reads frames' text for the index, reading again only what changed on their screen. Per screen
  * (a source's target: a monitor, a window, a tab, a device) it keeps the last frame read: its
- * pixels, cells (screenDiff.ts) and its words with boxes. The next frame of that screen is
+ * pixels, cells (screenCells.ts) and its words with boxes. The next frame of that screen is
  * compared with it:
  * - the same (no 2×2 block changed beyond JPEG noise): its text and boxes are taken as they are,
  *   with no OCR;
@@ -22,11 +22,12 @@ import { createHash } from 'node:crypto';
 import { SightlineError } from '../../../shared/errors.ts';
 import type { FrameRecord } from '../catalog/types.ts';
 import { ocrItems } from '../frames/screenText.ts';
-import { decodeGrey, type Grey, type Prepared } from '../ocr/prepare.ts';
+import { decodeGrey, type Grey, type Prepared, type Whiten } from '../ocr/prepare.ts';
 import type { OcrLine, OcrResult } from '../ocr/types.ts';
 import { indexedText, type IndexedText } from './indexText.ts';
-import { groupCalls, pageSource, regionLines, regionPage, type PageSource, type Region } from './readPages.ts';
-import { compare, moveBand, patch, screenOf, type Band, type Screen, type Shift } from './screenDiff.ts';
+import { groupCalls, pageSource, regionLines, regionPage, type Region } from './readPages.ts';
+import { moveBand, screenOf, type Band, type Screen, type Shift } from './screenCells.ts';
+import { barBands, compare, patch } from './screenDiff.ts';
 import { lineBands, mergeText, sameScreenText } from './wordLines.ts';
 
 /** How a frame's text was had: read whole by OCR, the same as the frame before, or only changed bands read. */
@@ -73,8 +74,8 @@ interface Loaded {
   digest: string;
   grey: Grey;
   view: Screen;
-  /** Enlargement for reading (readScale). */
-  scale: number;
+  /** The shrink of a stored copy, made good when reading (1 when the native original is read). */
+  shrink: number;
   key: string;
 }
 
@@ -83,7 +84,7 @@ interface Fetched {
   frame: FrameRecord;
   data: Buffer;
   digest: string;
-  scale: number;
+  shrink: number;
   key: string;
 }
 
@@ -97,18 +98,20 @@ type Outcome = { ok: true; read: FrameRead } | { ok: false; error: unknown };
 /** Screens remembered at most (monitors, windows, tabs, devices): each keeps its last frame's grey pixels (~1 MB at 1280×720). */
 const MAX_SCREENS = 32;
 /**
- * Pages are read enlarged by this: 12–14 px text (status bars, side bars, code) read at 1.5× is
- * read as bare tesseract reads it or better, where at 1× a tenth of the status bars' words and
- * some side-bar items were lost against it; psm and scale were chosen together by measurement
- * (docs/benchmarks.md, "Text index").
+ * The bars along a screen's top and bottom edges (title, tab and status bars) are read enlarged
+ * by this, the rest as it is: a status bar's 12 px text lost a tenth of its words at 1× against
+ * bare tesseract, and came back whole at 1.5×; the body and side bars read as well at 1×, for
+ * about three quarters of the CPU (docs/benchmarks.md, "Text index").
  */
-const READ_SCALE = 1.5;
+const BAR_SCALE = 1.5;
+/** The ways a frame's page sources are made (one source per frame and way). */
+const WHITENINGS: readonly Whiten[] = ['grey', 'all'];
 /** A shrunk copy is first enlarged back by its shrink, up to this (as ScreenText does). */
 const MAX_ENLARGE = 2;
 
-/** How much to enlarge a frame's image for reading (at most 3×, what the engines take). */
-function readScale(shrunk: number): number {
-  return Math.min(3, (shrunk > 1 ? Math.min(MAX_ENLARGE, shrunk) : 1) * READ_SCALE);
+/** How much a frame's image is enlarged before anything else (its shrink made good; the engines take up to 3×). */
+function shrinkOf(shrunk: number): number {
+  return shrunk > 1 ? Math.min(MAX_ENLARGE, shrunk) : 1;
 }
 
 export class FrameReader {
@@ -162,7 +165,7 @@ export class FrameReader {
     for (const ref of refs) {
       try {
         const { frame, data, shrunk } = await this.#look.image(ref);
-        fetched.push({ frame, data, digest: createHash('sha1').update(data).digest('base64'), scale: readScale(shrunk), key: `${frame.source}\u0000${frame.target}` });
+        fetched.push({ frame, data, digest: createHash('sha1').update(data).digest('base64'), shrink: shrinkOf(shrunk), key: `${frame.source}\u0000${frame.target}` });
         out.push({ ok: false, error: undefined });
       } catch (error) {
         fetched.push(undefined);
@@ -184,7 +187,7 @@ export class FrameReader {
       let l: Loaded;
       try {
         const grey = await decodeGrey(f.data);
-        l = { frame: f.frame, digest: f.digest, grey, view: screenOf(grey.data, grey.width, grey.height), scale: f.scale, key: f.key };
+        l = { frame: f.frame, digest: f.digest, grey, view: screenOf(grey.data, grey.width, grey.height), shrink: f.shrink, key: f.key };
       } catch (error) {
         loaded.push(undefined);
         plans.push(undefined);
@@ -197,8 +200,7 @@ export class FrameReader {
     // Every region wanted, each a page of its own, in as few OCR calls as fit.
     const regions: Region[] = [];
     plans.forEach((p, entry) => {
-      if (p?.kind === 'bands') for (const b of p.bands) regions.push({ entry, top: b.top, bottom: b.bottom });
-      else if (p?.kind === 'read') regions.push({ entry, top: 0, bottom: (loaded[entry] as Loaded).grey.height });
+      if (p?.kind === 'bands' || p?.kind === 'read') regions.push(...regionsOf(p, loaded[entry] as Loaded, entry));
     });
     const firstRead = plans.findIndex((p) => p !== undefined);
     const calls = groupCalls(regions, plans[firstRead]?.kind === 'read' ? firstRead : undefined);
@@ -216,15 +218,15 @@ export class FrameReader {
       }
     };
     settleUpTo(-1);
-    const sources = new Map<number, PageSource>();
+    const sources = new Map<string, Grey>();
     for (const [c, call] of calls.entries()) {
       try {
         if (signal.aborted) cancelledRead();
         const pages = await Promise.all(
           call.map((r) => {
-            const l = loaded[r.entry] as Loaded;
-            let src = sources.get(r.entry);
-            if (!src) sources.set(r.entry, (src = pageSource(l.grey, l.scale, plans[r.entry]?.kind === 'read')));
+            const key = `${r.entry}:${r.whiten}`;
+            let src = sources.get(key);
+            if (!src) sources.set(key, (src = pageSource((loaded[r.entry] as Loaded).grey, r.whiten)));
             return regionPage(src, r);
           }),
         );
@@ -237,8 +239,8 @@ export class FrameReader {
       } catch (e) {
         for (const r of call) failed.set(r.entry, e);
       }
-      // A frame's page source is needed only until its last call.
-      for (const r of call) if (lastCall.get(r.entry) === c) sources.delete(r.entry);
+      // A frame's page sources are needed only until its last call.
+      for (const r of call) if (lastCall.get(r.entry) === c) for (const whiten of WHITENINGS) sources.delete(`${r.entry}:${whiten}`);
       settleUpTo(c);
     }
     settleUpTo(Number.POSITIVE_INFINITY);
@@ -309,6 +311,23 @@ function assemble(p: Plan | undefined, l: Loaded | undefined, got: { lines: OcrL
     if (p.kind !== 'same') p.node.error = error;
     return { ok: false, error };
   }
+}
+
+/**
+ * What a frame needs read, as regions: its changed bands (those in the bars along the edges
+ * enlarged), or the whole image, its bars read again enlarged on pages of their own.
+ */
+function regionsOf(p: Extract<Plan, { kind: 'bands' | 'read' }>, l: Loaded, entry: number): Region[] {
+  const bars = barBands(l.view.thumb);
+  const small = Math.min(3, l.shrink * BAR_SCALE);
+  if (p.kind === 'bands') return p.bands.map((b) => ({ entry, top: b.top, bottom: b.bottom, scale: bars && b.top >= bars.top.bottom && b.bottom <= bars.bottom.top ? l.shrink : small, whiten: 'all' }));
+  const height = l.grey.height;
+  if (!bars) return [{ entry, top: 0, bottom: height, scale: small, whiten: 'grey' }];
+  return [
+    { entry, top: 0, bottom: bars.top.bottom, scale: small, whiten: 'all' },
+    { entry, top: 0, bottom: height, scale: l.shrink, whiten: 'grey', own: { top: bars.top.bottom, bottom: bars.bottom.top } },
+    { entry, top: bars.bottom.top, bottom: height, scale: small, whiten: 'all' },
+  ];
 }
 
 function cancelledRead(): never {

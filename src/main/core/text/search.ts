@@ -18,6 +18,7 @@ export interface TextSearchDeps {
   store: {
     search(q: TextSearchQuery): { hits: TextHit[]; total: number; more: boolean };
     countIndexed(from?: Date, to?: Date, sourceMatch?: string): number;
+    screens(refs: readonly string[]): Map<string, string>;
   };
   /** Sightline's own frames (to tell "no frames here" from "no match"). */
   countFrames(q: FrameQuery): number;
@@ -44,6 +45,10 @@ export class TextSearch implements TextSearchPort {
 
   status(): TextIndexStatus | undefined {
     return this.#d.status();
+  }
+
+  screens(refs: readonly string[]): Map<string, string> {
+    return this.#d.store.screens(refs);
   }
 
   async search(p: SearchParams): Promise<ScreenshotSearch> {

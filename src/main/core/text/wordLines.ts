@@ -4,7 +4,7 @@
  * screen for the timeline's folding.
  */
 import type { IndexedText } from './indexText.ts';
-import { moveBand, type Band, type Shift } from './screenDiff.ts';
+import { moveBand, type Band, type Shift } from './screenCells.ts';
 
 interface Word {
   text: string;

@@ -13,18 +13,18 @@ const summary = z.object({ name: z.string(), description: z.string().optional(),
 const saveRoutine = defineTool({
   name: 'save_routine',
   title: 'Save a routine',
-  description: 'Save a run\'s actions (or entries fromAction..toAction) as a routine; secrets become inputs.',
+  description: 'Save this session\'s actions (or a run\'s) as a routine; secrets become inputs.',
   input: {
     name: nameField,
     runId: z.string().min(1).max(100).optional(),
-    fromAction: z.int().min(1).optional(),
+    fromAction: z.int().min(1).optional().describe('1 = your first action'),
     toAction: z.int().min(1).optional(),
     replace: z.boolean().optional(),
   },
   output: summary.extend({ path: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handle(ctx, args, res) {
-    const { routine, path } = ctx.routines.save(args);
+    const { routine, path } = ctx.routines.save(args.runId === undefined ? { ...args, session: ctx.session.id } : args);
     const s = ctx.routines.store.list().find((x) => x.name === routine.name);
     const inputs = s?.inputs ?? [];
     res.text(
@@ -55,7 +55,7 @@ const listRoutines = defineTool({
 const runRoutine = defineTool({
   name: 'run_routine',
   title: 'Run a routine',
-  description: 'Replay a routine; it stops with ROUTINE_DIVERGED where an element or outcome differs.',
+  description: 'Replay a routine; it stops (ROUTINE_DIVERGED) where the screen differs.',
   input: {
     name: nameField,
     inputs: z.record(z.string().max(64), z.string().max(10_000)).optional(),

@@ -24,6 +24,8 @@ export interface BrowserSourceOptions {
   env?: NodeJS.ProcessEnv;
   /** Launch a browser when none answers (default true; never when browser.endpoint or endpoints are set). */
   autoLaunch?: boolean;
+  /** A browser's connection closed (it quit or was killed): its health is worth checking now. */
+  onLost?: () => void;
 }
 
 export interface BrowserSource extends Source {
@@ -39,6 +41,7 @@ export interface BrowserSource extends Source {
 export function createBrowserSource(o: BrowserSourceOptions): BrowserSource {
   const fleet = new BrowserFleet({ settings: o.settings, dataDir: o.dataDir, env: o.env ?? process.env, autoLaunch: o.autoLaunch ?? true });
   const tree = new BrowserTree(fleet);
+  if (o.onLost) for (const tabs of fleet.all()) tabs.conn.onLost(o.onLost);
   return {
     name: 'browser',
     screen: new BrowserScreen(fleet),

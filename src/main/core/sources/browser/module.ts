@@ -29,6 +29,6 @@ export const browserModule = defineSource({
   ],
   async create(ctx) {
     const { createBrowserSource } = await import('./browserSource.ts');
-    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env });
+    return createBrowserSource({ settings: ctx.settings(), dataDir: ctx.dataDir, env: ctx.env, onLost: () => ctx.healthChanged() });
   },
 });
