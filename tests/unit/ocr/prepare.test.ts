@@ -14,6 +14,18 @@ async function grey(svg: string): Promise<Grey> {
 const at = (g: Grey, x: number, y: number): number => g.data[y * g.width + x] as number;
 
 describe('darkOnLight', () => {
+  it("read alone ('all'), a light grey status bar under a white pane is white too, though nothing on the page needed turning", async () => {
+    const g = await grey(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="70"><rect width="300" height="70" fill="#ffffff"/><rect y="48" width="300" height="22" fill="#e8e8e8"/>` +
+        `<text x="12" y="64" font-family="DejaVu Sans" font-size="12" fill="#333333">Ln 60</text></svg>`,
+    );
+    expect(at(g, 200, 60)).toBeLessThan(240);
+    const out = darkOnLight(g, 'all');
+    for (const y of [54, 60, 67]) expect(at(out, 200, y), `row ${y}`).toBeGreaterThan(250);
+    // Read whole ('grey'), a light panel is left as it is.
+    expect(at(darkOnLight(g, 'grey'), 200, 60)).toBe(at(g, 200, 60));
+  });
+
   it("read alone ('all'), a blue status bar under a dark pane is white up to its top edge, its words dark", async () => {
     // A dark editor's last rows and its 22 px blue status bar, which straddles the 16 px blocks.
     const g = await grey(

@@ -94,7 +94,6 @@ const MIN_GROUND = 64;
  * 29 words of the body beside it).
  */
 export function darkOnLight(g: Grey, whitenGrounds: Whiten = 'grey'): Grey {
-  const below = whitenGrounds === 'all' ? 256 : GREY_GROUND;
   const { width, height, data } = g;
   const cols = Math.ceil(width / BLOCK);
   const rows = Math.ceil(height / BLOCK);
@@ -128,10 +127,10 @@ export function darkOnLight(g: Grey, whitenGrounds: Whiten = 'grey'): Grey {
       dark[k] = (flat ? mean < 128 : mean < (lo + hi) / 2) ? 1 : 0;
       ground[k] = flat ? (dark[k] ? 255 - mean : mean) : dark[k] ? 255 - lo : hi;
       if (dark[k]) turned = true;
-      if ((ground[k] as number) < below) grey = true;
+      if ((ground[k] as number) < GREY_GROUND) grey = true;
     }
   }
-  if (!turned && !grey) return g;
+  if (!turned && !grey && whitenGrounds === 'grey') return g;
   const out = Buffer.from(data);
   for (let y = 0; y < height; y++) {
     const rowBase = Math.floor(y / BLOCK) * cols;
@@ -143,7 +142,7 @@ export function darkOnLight(g: Grey, whitenGrounds: Whiten = 'grey'): Grey {
     }
   }
   if (whitenGrounds === 'all') groundToWhite(out, width, height);
-  else if (grey) whiten(out, width, height, ground, cols, rows, below);
+  else if (grey) whiten(out, width, height, ground, cols, rows);
   return { data: out, width, height };
 }
 
@@ -184,8 +183,7 @@ function groundToWhite(out: Buffer, width: number, height: number): void {
  * interpolated between block centres): where two panels meet inside a line of text, a gain that
  * jumped from one block to the next would cut the glyphs in two.
  */
-function whiten(out: Buffer, width: number, height: number, ground: Float32Array, cols: number, rows: number, below: number): void {
-  const ramp = below > 255 ? 1 : GREY_RAMP;
+function whiten(out: Buffer, width: number, height: number, ground: Float32Array, cols: number, rows: number): void {
   const at = (c: number, r: number): number => ground[Math.min(rows - 1, Math.max(0, r)) * cols + Math.min(cols - 1, Math.max(0, c))] as number;
   for (let y = 0; y < height; y++) {
     const fy = (y + 0.5) / BLOCK - 0.5;
@@ -197,9 +195,9 @@ function whiten(out: Buffer, width: number, height: number, ground: Float32Array
       const c0 = Math.floor(fx);
       const tx = fx - c0;
       const level = (at(c0, r0) * (1 - tx) + at(c0 + 1, r0) * tx) * (1 - ty) + (at(c0, r0 + 1) * (1 - tx) + at(c0 + 1, r0 + 1) * tx) * ty;
-      if (level >= below) continue;
-      // Nothing changes at `below`; all the way to white from `below` − the ramp down.
-      const w = Math.min(1, (below - level) / ramp);
+      if (level >= GREY_GROUND) continue;
+      // Nothing changes at GREY_GROUND; all the way to white from GREY_GROUND − the ramp down.
+      const w = Math.min(1, (GREY_GROUND - level) / GREY_RAMP);
       const f = (level + (255 - level) * w) / Math.max(MIN_GROUND, level);
       out[o + x] = Math.min(255, (out[o + x] as number) * f);
     }
