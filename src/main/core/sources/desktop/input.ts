@@ -28,6 +28,9 @@ function checkPoint(action: SourceAction, bounds: Rect): void {
   }
 }
 
+/** How long a field gets to take the click that focuses it before typing starts (ms). */
+const FIELD_SETTLE_MS = 150;
+
 export class DesktopInput implements InputPort<DesktopFrameState> {
   readonly actions = ['click', 'type_text', 'press_key', 'scroll', 'hover', 'drag', 'focus_window'] as const;
   readonly #s: DesktopSession;
@@ -126,6 +129,11 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
         if (action.point) {
           await nut.mouse.setPosition(at(action.point));
           await nut.mouse.click(nut.Button.LEFT);
+          // The click and the keys go out on different connections to the display (nut-js's and
+          // xdotool's): the app must have taken the click and moved its focus to the field before
+          // the first key arrives, or that key goes to the field focused before (seen under load:
+          // a GTK entry lost its first letter, a Tk one its first 14 characters).
+          await sleep(FIELD_SETTLE_MS, undefined, { signal });
         }
         await this.#type(nut, action.text, signal);
         return;
