@@ -7,7 +7,10 @@
  *
  * Screens: `form` (a title, a query field, OK, a disabled Settings icon: the XML earlier tests
  * know) and `list` (a title, a scrollable list of anonymous clickable rows labelled "Item N" whose
- * label TextViews share one id, 200 px each, and a Done button).
+ * label TextViews share one id, 200 px each, and a Done button), and `signin` (an Email field and a
+ * password field known by their hints, and a Sign in button) whose layout `signin` options change
+ * as an app's next version might: a banner above the form, the controls moved, a button relabelled,
+ * a field gone.
  */
 import type { RecordedInput } from './input.ts';
 
@@ -28,14 +31,28 @@ interface View {
   focused?: boolean;
   scrollable?: boolean;
   password?: boolean;
+  hint?: string;
   children?: View[];
+}
+
+/** How the sign-in screen differs from its first layout. */
+export interface SignInLayout {
+  /** A banner of this text across the top, pushing the form down. */
+  banner?: string;
+  /** The button above the fields, at the left, narrower. */
+  moved?: boolean;
+  /** The button's label (default "Sign in"). */
+  button?: string;
+  /** No Email field. */
+  noEmail?: boolean;
 }
 
 export const ROW_HEIGHT = 200;
 const ID = 'com.example.fake:id/';
 
 export class FakeUi {
-  screen: 'form' | 'list' = 'form';
+  screen: 'form' | 'list' | 'signin' = 'form';
+  signin: SignInLayout = {};
   /** Field values by resource-id. */
   readonly values = new Map<string, string>();
   /** The focused field's resource-id. */
@@ -77,6 +94,7 @@ export class FakeUi {
         ],
       };
     }
+    if (this.screen === 'signin') return this.#signIn(w, b);
     const list = this.listBox();
     const rows: View[] = [];
     for (let i = 0; i < this.rows; i++) {
@@ -98,6 +116,29 @@ export class FakeUi {
     };
   }
 
+  #signIn(w: number, b: (x1: number, y1: number, x2: number, y2: number) => [number, number, number, number]): View {
+    const o = this.signin;
+    const down = o.banner ? 0.12 : 0;
+    const field = (name: string, y: number, password = false): View => {
+      const id = `${ID}${name.toLowerCase()}`;
+      const value = this.values.get(id) ?? '';
+      // A password field shows dots, as Android's PasswordTransformationMethod does.
+      return { cls: 'android.widget.EditText', box: b(0.08, y + down, 0.92, y + down + 0.06), id, text: esc(password ? '•'.repeat(value.length) : value), hint: name, password, clickable: true, focused: this.focused === id };
+    };
+    const button: View = { cls: 'android.widget.Button', box: o.moved ? b(0.08, 0.2 + down, 0.4, 0.26 + down) : b(0.3, 0.5 + down, 0.7, 0.58 + down), text: o.button ?? 'Sign in', id: `${ID}signin`, clickable: true };
+    return {
+      cls: 'android.widget.FrameLayout',
+      box: [0, 0, w, this.#host.size.height],
+      children: [
+        ...(o.banner ? [{ cls: 'android.widget.TextView', box: b(0, 0, 1, 0.1), text: esc(o.banner), id: `${ID}banner` }] : []),
+        { cls: 'android.widget.TextView', box: b(0.05, 0.05 + down, 0.95, 0.1 + down), text: 'Welcome back' },
+        ...(o.noEmail ? [] : [field('Email', o.moved ? 0.32 : 0.2)]),
+        field('Password', o.moved ? 0.42 : 0.3, true),
+        button,
+      ],
+    };
+  }
+
   listBox(): [number, number, number, number] {
     const { width: w, height: h } = this.#host.size;
     return [0, Math.round(0.1 * h), w, Math.round(0.9 * h)];
@@ -109,7 +150,7 @@ export class FakeUi {
     const node = (v: View, i: number): string => {
       const inner = (v.children ?? []).map(node).join('');
       const [x1, y1, x2, y2] = v.box;
-      const attrs = `index="${i}" text="${v.text ?? ''}" resource-id="${v.id ?? ''}" class="${v.cls}" package="${pkg}" content-desc="${v.desc ?? ''}" checkable="false" checked="false" clickable="${v.clickable ?? false}" enabled="${v.enabled ?? true}" focusable="${v.cls.includes('EditText')}" focused="${v.focused ?? false}" scrollable="${v.scrollable ?? false}" long-clickable="false" password="${v.password ?? false}" selected="false" bounds="[${x1},${y1}][${x2},${y2}]"`;
+      const attrs = `index="${i}" text="${v.text ?? ''}" resource-id="${v.id ?? ''}" class="${v.cls}" package="${pkg}" content-desc="${v.desc ?? ''}" checkable="false" checked="false" clickable="${v.clickable ?? false}" enabled="${v.enabled ?? true}" focusable="${v.cls.includes('EditText')}" focused="${v.focused ?? false}" scrollable="${v.scrollable ?? false}" long-clickable="false" password="${v.password ?? false}" selected="false"${v.hint ? ` hint="${esc(v.hint)}"` : ''} bounds="[${x1},${y1}][${x2},${y2}]"`;
       return `<node ${attrs}${inner ? `>${inner}</node>` : ' />'}`;
     };
     return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${this.#host.rotation}">${node(this.layout(), 0)}</hierarchy>`;

@@ -82,6 +82,7 @@ function stepOf(e: ActivityEntry, n: number, inputs: Inputs): RoutineStep {
       return { ...base, params: { ...rest, fields }, ...(expectUrl ? { expect: expectUrl } : {}) };
     }
     case 'press_key':
+    case 'launch_app':
       return { ...base, params: rest, ...(expectUrl ? { expect: expectUrl } : {}) };
     case 'navigate':
       return { ...base, params: rest, ...(expectUrl ? { expect: expectUrl } : {}) };
@@ -126,7 +127,9 @@ function targetOf(entries: readonly ActivityEntry[]): RoutineTarget {
     if (!origin) throw new SightlineError('UNSUPPORTED', `The log does not say which page ${first.target} showed.`, 'Capture the tab once before acting, so its page is recorded.');
     return { source: 'browser', origin };
   }
-  const app = first.targetLabel?.app;
+  // A run that starts by launching an app acts on that app, whatever was in front before it.
+  const launched = source === 'android' && first.tool === 'launch_app' && typeof first.params?.package === 'string' ? first.params.package : undefined;
+  const app = launched ?? first.targetLabel?.app;
   if (!app) throw new SightlineError('UNSUPPORTED', `The log does not say which app ${first.target} showed.`, 'Capture the target once before acting, so its app is recorded.');
   if (source === 'android') return { source: 'android', package: app };
   if (source === 'desktop') return { source: 'desktop', app };

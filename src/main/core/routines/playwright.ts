@@ -59,6 +59,8 @@ function stepLines(s: RoutineStep): string[] {
       return [`await ${locator(s.aim!)}.setChecked(${String(p.checked)});`];
     case 'hover':
       return [`await ${locator(s.aim!)}.hover();`];
+    case 'launch_app':
+      return [`// launch_app ${String(p.package)}: an Android step, with nothing to do in a page`];
     case 'click': {
       const opts = [p.button && p.button !== 'left' ? `button: ${q(String(p.button))}` : '', typeof p.clicks === 'number' && p.clicks > 1 ? `clickCount: ${p.clicks}` : ''].filter(Boolean);
       return [`await ${locator(s.aim!)}.click(${opts.length ? `{ ${opts.join(', ')} }` : ''});`];

@@ -124,11 +124,14 @@ export async function replay(r: Routine, d: ReplayDeps, o: ReplayOptions): Promi
 async function findTarget(r: Routine, d: ReplayDeps): Promise<string> {
   const t = r.target;
   const listed = (await d.targets.list(t.source, d.signal)).targets;
-  const named = listed.filter((x) => {
+  let named = listed.filter((x) => {
     if (t.source === 'browser') return typeof x.details?.url === 'string' && originOf(x.details.url) === t.origin;
-    if (t.source === 'android') return x.app === t.package || x.details?.package === t.package || x.details?.foreground === t.package;
+    if (t.source === 'android') return x.app === t.package || x.details?.package === t.package;
     return x.app === t.app;
   });
+  // A routine that starts by launching its app needs it in front of no device yet: any one ready device will do.
+  const first = r.steps[0];
+  if (!named.length && t.source === 'android' && first?.kind === 'launch_app' && first.params.package === t.package) named = listed.filter((x) => x.state === 'device');
   const what = t.source === 'browser' ? `a tab at ${t.origin}` : t.source === 'android' ? `a device with ${t.package} in front` : `a window of ${t.app}`;
   if (named.length === 1) return named[0]!.id;
   if (!named.length) throw new SightlineError('TARGET_NOT_FOUND', `Routine "${r.name}" acts on ${what}, and there is none.`, `Open it, or give the target to act on (target / --target) from list_targets.`);
@@ -169,8 +172,13 @@ export function matches(items: readonly TextItem[], aim: StepAim): TextItem[] {
   let found = [...byNode.values()];
   if (aim.purpose === 'field') found = found.filter((i) => i.editable !== false && (i.editable === true || i.takesValue === true));
   else if (found.length > 1) found = prefer(found, (i) => i.actionable === true);
-  if (aim.role && found.length > 1) found = prefer(found, (i) => i.role === aim.role);
+  if (aim.role && found.length > 1) found = prefer(found, (i) => sameRole(i.role, aim.role));
   return found;
+}
+
+/** A role as the text names it and as an action's hit did: Android says `Button` for `android.widget.Button`. */
+function sameRole(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && (a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`));
 }
 
 function prefer(list: TextItem[], test: (i: TextItem) => boolean): TextItem[] {
@@ -181,7 +189,7 @@ function prefer(list: TextItem[], test: (i: TextItem) => boolean): TextItem[] {
 /** What is there instead, when the element is not: items of its role, or names that contain its name. */
 function nearby(items: readonly TextItem[], aim: StepAim): string {
   const want = bare(aim.name);
-  const near = items.filter((i) => i.node !== undefined && ((aim.role !== undefined && i.role === aim.role) || bare(i.label ?? i.text).includes(want))).slice(0, 5);
+  const near = items.filter((i) => i.node !== undefined && ((aim.role !== undefined && sameRole(i.role, aim.role)) || bare(i.label ?? i.text).includes(want))).slice(0, 5);
   return near.length ? `; there is ${near.map((i) => `${i.role ?? 'element'} "${short(i.label ?? i.text)}"`).join(', ')}` : '';
 }
 
@@ -243,6 +251,8 @@ export function describeStep(s: RoutineStep): string {
       return `navigate ${typeof p.url === 'string' ? p.url : String(p.action ?? '')}`;
     case 'press_key':
       return `press ${String(p.key)}`;
+    case 'launch_app':
+      return `launch_app ${String(p.package)}`;
     case 'fill_form':
       return `fill_form (${Array.isArray(p.fields) ? p.fields.length : 0} fields)`;
     default:

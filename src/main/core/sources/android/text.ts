@@ -37,16 +37,22 @@ export class AndroidText implements TextPort {
 /** Classes of views that take typed text (EditText and its subclasses by name). */
 const EDIT_CLASS = /(EditText|AutoCompleteTextView|SearchView\$SearchAutoComplete)$/;
 
-/** Labelled nodes on screen with a box, in dump order: text, else content-desc (uiautomator clips boxes to what shows). */
+/**
+ * Labelled nodes on screen with a box, in dump order: text, else content-desc (uiautomator clips
+ * boxes to what shows). A field's hint is its label, so a field is found by it when it holds a
+ * value and when it is empty (then the hint is what it shows).
+ */
 export function textItems(nodes: readonly SourceUiNode[]): TextItem[] {
   const out: TextItem[] = [];
   for (const n of nodes) {
-    const text = n.attributes?.text || n.attributes?.['content-desc'];
-    // A password field's text is its value (dots, or the character just typed): never text to find.
-    if (n.attributes?.password === 'true') continue;
-    if (!text || !text.trim() || n.inViewport === false || n.bounds.width <= 0 || n.bounds.height <= 0) continue;
+    if (n.inViewport === false || n.bounds.width <= 0 || n.bounds.height <= 0) continue;
     const editable = EDIT_CLASS.test(n.role);
-    out.push({ text, bounds: n.bounds, node: n.id, confidence: 1, role: n.role.slice(n.role.lastIndexOf('.') + 1), editable, actionable: !editable && (n.clickable === true || n.attributes?.checkable === 'true'), takesValue: editable || n.attributes?.checkable === 'true' });
+    const hint = editable ? n.attributes?.hint?.trim() || undefined : undefined;
+    // A password field's text is its value (dots, or the character just typed): never text to find; its hint is.
+    const own = n.attributes?.password === 'true' ? undefined : n.attributes?.text || n.attributes?.['content-desc'];
+    const text = own?.trim() ? own : hint;
+    if (!text) continue;
+    out.push({ text, ...(hint ? { label: hint } : {}), bounds: n.bounds, node: n.id, confidence: 1, role: n.role.slice(n.role.lastIndexOf('.') + 1), editable, actionable: !editable && (n.clickable === true || n.attributes?.checkable === 'true'), takesValue: editable || n.attributes?.checkable === 'true' });
   }
   return out;
 }
