@@ -69,9 +69,9 @@ export interface GtkApp {
 
 const APP = resolve(import.meta.dirname, '../fixtures/desktop/gtkApp.py');
 
-export async function startGtkApp(a: A11ySession, opts: { title?: string; geometry?: string; twins?: boolean } = {}): Promise<GtkApp> {
+export async function startGtkApp(a: A11ySession, opts: { title?: string; geometry?: string; twins?: boolean; saveLabel?: string } = {}): Promise<GtkApp> {
   const title = opts.title ?? 'Sightline GTK App';
-  const args = [APP, '--title', title, '--geometry', opts.geometry ?? '420x360+120+80', ...(opts.twins ? ['--twins'] : [])];
+  const args = [APP, '--title', title, '--geometry', opts.geometry ?? '420x360+120+80', ...(opts.twins ? ['--twins'] : []), ...(opts.saveLabel ? ['--save-label', opts.saveLabel] : [])];
   const proc = spawn('/usr/bin/python3', args, { env: a.env, stdio: ['pipe', 'pipe', 'inherit'] });
   const { events, next } = appEvents(proc, 'gtk app');
   const ready = await next((e) => e.event === 'ready', 20_000);

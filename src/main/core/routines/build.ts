@@ -64,7 +64,7 @@ function stepOf(e: ActivityEntry, n: number, inputs: Inputs): RoutineStep {
   const base = { kind, ...(note ? { note } : {}) };
   switch (kind) {
     case 'type_text': {
-      const aim = p.field !== undefined ? fieldAim(String(p.field), out.received) : p.node !== undefined || p.x !== undefined ? elementAim(out.received, e, 'field') : undefined;
+      const aim = p.field !== undefined ? fieldAim(String(p.field), out.received ?? out.hit) : p.node !== undefined || p.x !== undefined ? elementAim(out.received, e, 'field') : undefined;
       const secret = out.received?.password === true || (typeof p.text === 'string' && HIDDEN_PASSWORD.test(p.text));
       const long = typeof p.text === 'string' && SHORTENED.test(p.text);
       const label = aim?.name ?? 'text';

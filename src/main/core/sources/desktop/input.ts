@@ -60,7 +60,11 @@ export class DesktopInput implements InputPort<DesktopFrameState> {
       );
       const aimed = await resolveAims(this.#tree, settled, signal);
       const details = await this.#performAt(aimed.action, signal);
-      return aimed.node ? { ...details, point: aimed.node.point, outcome: { ...details.outcome, hit: aimed.node.element } } : details;
+      if (!aimed.node) return details;
+      const { element, password } = aimed.node;
+      // The field typed into is named as received, so a password field's text is hidden from the log and the answer.
+      const received = aimed.action.kind === 'type_text' ? { received: { ...element, ...(password ? { password: true } : {}) } } : {};
+      return { ...details, point: aimed.node.point, outcome: { ...details.outcome, hit: element, ...received } };
     });
   }
 

@@ -14,6 +14,8 @@ export interface Located {
   /** Screen points. */
   point: Point;
   element: ElementRef;
+  /** A password field: what is typed into it is never logged or answered. */
+  password?: boolean;
 }
 
 export async function resolveNode(tree: DesktopTree, target: string, nodeId: string, options: { forTyping?: boolean; signal: AbortSignal }): Promise<Located> {
@@ -44,6 +46,7 @@ export async function resolveNode(tree: DesktopTree, target: string, nodeId: str
   return {
     point: { x: box.x + box.width / 2, y: box.y + box.height / 2 },
     element: { role: element.role, ...(element.name ? { name: element.name } : {}), node: now.read.ids[index]! },
+    ...(element.states.password ? { password: true } : {}),
   };
 }
 
