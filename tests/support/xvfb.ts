@@ -99,8 +99,8 @@ export interface TestApp {
 
 const APP = resolve(import.meta.dirname, '../fixtures/desktop/testApp.py');
 
-export async function startTestApp(x: XDisplay, opts: { title?: string; geometry?: string } = {}): Promise<TestApp> {
-  const proc = spawn('python3', [APP, '--title', opts.title ?? 'Sightline Test App', '--geometry', opts.geometry ?? '400x300+100+100'], { env: x.env, stdio: ['pipe', 'pipe', 'inherit'] });
+export async function startTestApp(x: XDisplay, opts: { title?: string; geometry?: string; label?: string } = {}): Promise<TestApp> {
+  const proc = spawn('python3', [APP, '--title', opts.title ?? 'Sightline Test App', '--geometry', opts.geometry ?? '400x300+100+100', ...(opts.label ? ['--label', opts.label] : [])], { env: x.env, stdio: ['pipe', 'pipe', 'inherit'] });
   const { events, next } = appEvents(proc, 'test app');
   const ready = await next((e) => e.event === 'ready', 15_000);
   // The client window xdotool and node-screenshots see (the Tk toplevel's wrapper is its parent).

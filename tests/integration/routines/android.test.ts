@@ -168,8 +168,11 @@ describe('an Android routine', () => {
     expect(after.at(-1)).toMatchObject({ kind: 'key', code: 66 });
     expect(h.core.activity.list({ limit: 1 })[0]!.tool).not.toBe('click');
     // The run says where it stopped, as the dashboard shows it.
-    const runs = readdirSync(join(h.dataDir, 'runs')).filter((x) => x.startsWith('routine-phone-signin-2')).sort();
-    const run = JSON.parse(readFileSync(join(h.dataDir, 'runs', runs.at(-1)!, 'run.json'), 'utf8')) as { status: string; stop: { reason: string; exitCode: number }; steps: { outcome: string }[] };
+    type Run = { status: string; startedAt: string; stop: { reason: string; exitCode: number }; steps: { outcome: string }[] };
+    const runs = readdirSync(join(h.dataDir, 'runs'))
+      .filter((x) => x.startsWith('routine-phone-signin-2'))
+      .map((x) => JSON.parse(readFileSync(join(h.dataDir, 'runs', x, 'run.json'), 'utf8')) as Run);
+    const run = runs.sort((p, q) => p.startedAt.localeCompare(q.startedAt)).at(-1)!;
     expect(run).toMatchObject({ status: 'stopped', stop: { reason: 'diverged', exitCode: 3 } });
     expect(run.steps.map((x) => x.outcome)).toEqual(['done', 'done', 'done', 'done', 'done', 'diverged']);
   });

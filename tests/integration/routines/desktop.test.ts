@@ -3,7 +3,7 @@
  * agent's run on a GTK 3 form recorded through MCP (type into Email and Password by their labels,
  * click Save), saved (the password becomes a required input), replayed on a fresh window of the
  * same app, on one moved and resized, and on one whose Save button is relabelled, where it stops
- * before clicking anything.
+ * before clicking anything. A Tk window shows no tree: its routine aims by the words OCR reads.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,40 +12,49 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDesktopSource } from '../../../src/main/core/sources/desktop/desktopSource.ts';
 import { startA11y, startGtkApp, type A11ySession, type GtkApp } from '../../support/a11y.ts';
 import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
-import type { AppEvent } from '../../support/xvfb.ts';
-import { startXvfb, type XDisplay } from '../../support/xvfb.ts';
+import { startTestApp, startXvfb, type AppEvent, type TestApp, type XDisplay } from '../../support/xvfb.ts';
 
 const EMAIL = 'ada@example.org';
 const PASSWORD = 'correct-horse-42';
 
+let x: XDisplay;
+let a: A11ySession;
+let h: Harness;
+
+beforeAll(async () => {
+  x = await startXvfb('1280x800');
+  a = await startA11y(x);
+  const env = { PATH: process.env.PATH };
+  h = await startHarness({ sources: [createDesktopSource({ settings: { display: x.display }, env })], env });
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+  await a?.stop();
+  await x?.stop();
+});
+
+async function ok(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const r = await h.call(name, args);
+  expect(r.isError, textOf(r)).toBeFalsy();
+  return r;
+}
+
+/** The newest run.json of a routine's replays. */
+function lastRun(routine: string): { goal: string; status: string; startedAt: string; stop?: { reason: string }; steps: { outcome: string }[] } {
+  const runs = readdirSync(join(h.dataDir, 'runs'))
+    .filter((n) => n.startsWith(`routine-${routine}-2`))
+    .map((n) => JSON.parse(readFileSync(join(h.dataDir, 'runs', n, 'run.json'), 'utf8')) as ReturnType<typeof lastRun>);
+  return runs.sort((p, q) => p.startedAt.localeCompare(q.startedAt)).at(-1)!;
+}
+
 describe('a desktop routine (GTK 3, AT-SPI)', { timeout: 120_000 }, () => {
-  let x: XDisplay;
-  let a: A11ySession;
-  let h: Harness;
   let app: GtkApp | undefined;
   let secret = '';
 
-  beforeAll(async () => {
-    x = await startXvfb('1280x800');
-    a = await startA11y(x);
-    const env = { PATH: process.env.PATH };
-    h = await startHarness({ sources: [createDesktopSource({ settings: { display: x.display }, env })], env });
-  }, 120_000);
   afterEach(async () => {
     await app?.close();
     app = undefined;
   });
-  afterAll(async () => {
-    await h?.close();
-    await a?.stop();
-    await x?.stop();
-  });
-
-  async function ok(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    const r = await h.call(name, args);
-    expect(r.isError, textOf(r)).toBeFalsy();
-    return r;
-  }
 
   /** A fresh window of the form (the one window of its app on the desktop). */
   async function open(opts: { geometry?: string; saveLabel?: string } = {}): Promise<{ app: GtkApp; target: string }> {
@@ -126,9 +135,57 @@ describe('a desktop routine (GTK 3, AT-SPI)', { timeout: 120_000 }, () => {
     // The steps before it acted; no button was pressed, and nothing came after.
     await new Promise((ok) => setTimeout(ok, 300));
     expect(seen(w.events)).toEqual({ email: EMAIL, password: '***', clicks: [] });
-    const runs = readdirSync(join(h.dataDir, 'runs')).filter((n) => n.startsWith('routine-gtk-signup-')).sort();
-    const run = JSON.parse(readFileSync(join(h.dataDir, 'runs', runs.at(-1)!, 'run.json'), 'utf8')) as { status: string; stop: { reason: string }; steps: { outcome: string }[] };
+    const run = lastRun('gtk-signup');
     expect(run).toMatchObject({ status: 'stopped', stop: { reason: 'diverged' } });
     expect(run.steps.map((s) => s.outcome)).toEqual(['done', 'done', 'diverged']);
+  });
+});
+
+describe('a desktop routine where there is no tree (a Tk window, read by OCR)', { timeout: 120_000 }, () => {
+  let tk: TestApp | undefined;
+  const clicks = (w: TestApp): number => w.events.filter((e) => e.event === 'click').length;
+
+  afterEach(async () => {
+    await tk?.close();
+    tk = undefined;
+  });
+
+  async function open(opts: { geometry?: string; label?: string } = {}): Promise<{ w: TestApp; target: string }> {
+    tk = await startTestApp(x, { title: 'Sightline Tk Routine', geometry: '400x300+100+100', ...opts });
+    return { w: tk, target: `desktop:window:${tk.windowId}` };
+  }
+
+  it('is saved from a click by text OCR found, and replays by the words OCR reads, on a window moved and resized', async () => {
+    const first = await open();
+    await ok('capture', { target: first.target });
+    await ok('click', { target: first.target, text: 'Click me' });
+    if (!clicks(first.w)) await first.w.next((e) => e.event === 'click');
+    // This session acted on the GTK form before: the routine is its last action alone.
+    const session = h.core.activity.list({ limit: 1 })[0]!.session!;
+    const n = h.core.activity.list({ session, limit: 1000 }).length;
+    const s = (await ok('save_routine', { name: 'tk-click', fromAction: n, toAction: n })).structuredContent as { path: string; target: { source: string; app: string } };
+    expect(s.target.source).toBe('desktop');
+    const routine = JSON.parse(readFileSync(s.path, 'utf8')) as { steps: unknown[] };
+    expect(routine.steps).toEqual([expect.objectContaining({ kind: 'click', aim: { name: 'Click me', purpose: 'control' } })]);
+    await tk!.close();
+
+    const { w, target } = await open({ geometry: '560x380+620+360' });
+    const out = (await ok('run_routine', { name: 'tk-click' })).structuredContent as { runId: string; target: string };
+    expect(out.target).toBe(target);
+    if (!clicks(w)) await w.next((e) => e.event === 'click');
+    expect(clicks(w)).toBe(1);
+    const acts = h.core.activity.list({ run: out.runId });
+    expect(acts).toEqual([expect.objectContaining({ tool: 'click', result: 'ok', message: expect.stringMatching(/found “Click me” by OCR/) })]);
+    expect(acts[0]!.frameRef && acts[0]!.afterRef).toBeTruthy();
+    expect(lastRun('tk-click')).toMatchObject({ goal: 'routine tk-click', status: 'done' });
+  });
+
+  it('stops when OCR reads another label, clicking nothing', async () => {
+    const { w } = await open({ label: 'Press here' });
+    const r = await h.call('run_routine', { name: 'tk-click' });
+    expect(textOf(r)).toMatch(/^ROUTINE_DIVERGED: Step 1 \(click element "Click me"\): expected exactly one element "Click me"; saw none after \d+ ms/);
+    await new Promise((done) => setTimeout(done, 300));
+    expect(clicks(w)).toBe(0);
+    expect(lastRun('tk-click')).toMatchObject({ status: 'stopped', stop: { reason: 'diverged' } });
   });
 });

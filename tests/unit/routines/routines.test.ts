@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../src/shared/activity.ts';
 import { buildRoutine } from '../../../src/main/core/routines/build.ts';
 import { parseRoutine } from '../../../src/main/core/routines/format.ts';
-import { matches, resolveInputs } from '../../../src/main/core/routines/replay.ts';
+import { matches, ocrMatches, resolveInputs } from '../../../src/main/core/routines/replay.ts';
 import type { TextItem } from '../../../src/main/core/sources/source.ts';
 
 const box = { x: 0, y: 0, width: 10, height: 10 };
@@ -75,5 +75,25 @@ describe('the element a step aims at', () => {
     expect(matches([item('Email', 'l1', { role: 'text' }), item('', 'i1', { label: 'Email', editable: true })], { name: 'Email', purpose: 'field' }).map((i) => i.node)).toEqual(['i1']);
     expect(matches([item('OK', 'a', { role: 'button', actionable: true }), item('OK', 'b', { role: 'button', actionable: true })], { role: 'button', name: 'OK', purpose: 'control' })).toHaveLength(2);
     expect(matches([item('Send', 'a', { role: 'button' })], { name: 'Submit', purpose: 'control' })).toHaveLength(0);
+    // Android's text names a class by its short name, an action's hit by its full one.
+    const two = [item('Sign in', 'v1', { role: 'TextView' }), item('Sign in', 'v2', { role: 'Button' })];
+    expect(matches(two, { role: 'android.widget.Button', name: 'Sign in', purpose: 'control' }).map((i) => i.node)).toEqual(['v2']);
+  });
+
+  it('read by OCR, is the aim\'s name as whole words, never a near miss or a part of a word', () => {
+    const line = (text: string, y: number): TextItem => ({ text, bounds: { x: 0, y, width: 100, height: 10 } });
+    expect(ocrMatches([line('Click me', 0), line('Clicked', 20)], { name: 'click me', purpose: 'control' })).toHaveLength(1);
+    expect(ocrMatches([line('Click rne', 0)], { name: 'Click me', purpose: 'control' })).toHaveLength(0);
+    expect(ocrMatches([line('Save', 0), line('Save as', 20)], { name: 'Save', purpose: 'control' })).toHaveLength(2);
+  });
+});
+
+describe('an Android routine', () => {
+  it('that starts by launching an app acts on that app, whatever was in front when it was recorded', () => {
+    const on = { source: 'android' as const, target: 'android:emulator-5554', targetLabel: { app: 'com.android.launcher3' } };
+    const r = buildRoutine([entry({ ...on, tool: 'launch_app', params: { target: on.target, package: 'com.example.notes' } }), entry({ ...on, params: { text: 'New note' }, outcome: { hit: { role: 'android.widget.Button', name: 'New note' } } })], { name: 'notes', from: {} });
+    expect(r.target).toEqual({ source: 'android', package: 'com.example.notes' });
+    expect(r.steps[0]).toEqual({ kind: 'launch_app', params: { package: 'com.example.notes' } });
+    expect(buildRoutine([entry({ ...on, params: { text: 'New note' } })], { name: 'home', from: {} }).target).toEqual({ source: 'android', package: 'com.android.launcher3' });
   });
 });

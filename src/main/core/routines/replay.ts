@@ -12,6 +12,8 @@
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import type { ScreenTextPort, Session, TargetsPort } from '../ports.ts';
 import type { TextItem } from '../sources/source.ts';
+import { matchItem } from '../text/items.ts';
+import { findText, type TextMatch } from '../text/match.ts';
 import { bare, originOf, pageOf } from './build.ts';
 import { inputsNamed, withInputs, type Routine, type RoutineStep, type StepAim } from './format.ts';
 
@@ -101,9 +103,11 @@ export async function replay(r: Routine, d: ReplayDeps, o: ReplayOptions): Promi
     };
     const args: Record<string, unknown> = { ...(withInputs(step.params, values) as Record<string, unknown>), target };
     if (step.aim) {
-      const found = await findElement(d, target, step.aim, timeoutMs, pollMs);
+      const found = await findElement(d, target, step, step.aim, timeoutMs, pollMs);
       if ('diverged' in found) await diverge(found.expected, found.diverged);
-      else args.node = found.node;
+      else if ('node' in found) args.node = found.node;
+      // Read by OCR: the tool aims by the same words again, and refuses (AMBIGUOUS_TEXT) rather than guess.
+      else args[step.aim.purpose === 'field' ? 'field' : 'text'] = found.text;
     }
     let result: Record<string, unknown>;
     try {
@@ -138,7 +142,10 @@ async function findTarget(r: Routine, d: ReplayDeps): Promise<string> {
   throw new SightlineError('INVALID_ARGUMENT', `Routine "${r.name}" acts on ${what}, and there are ${named.length}: ${named.map((x) => x.id).join(', ')}.`, 'Give the one to act on (target / --target).');
 }
 
-type Found = { node: string } | { diverged: string; expected: string };
+type Found = { node: string } | { text: string } | { diverged: string; expected: string };
+
+/** What a step can aim at by words OCR read, where a target has no tree: a point those words are at. */
+const OCR_KINDS = new Set(['click', 'hover', 'type_text']);
 
 /**
  * The element a step aims at, found by what it is: the items of the target's text whose name
@@ -146,18 +153,29 @@ type Found = { node: string } | { diverged: string; expected: string };
  * text; the recorded role narrowing several. Waits while there is none; more than one is refused
  * at once (which one the recording meant cannot be told).
  */
-async function findElement(d: ReplayDeps, target: string, aim: StepAim, timeoutMs: number, pollMs: number): Promise<Found> {
+async function findElement(d: ReplayDeps, target: string, step: RoutineStep, aim: StepAim, timeoutMs: number, pollMs: number): Promise<Found> {
   const deadline = performance.now() + timeoutMs;
   const expected = `exactly one ${aimText(aim)}`;
   for (;;) {
     const read = await d.text.read(target, { signal: d.signal, ...(d.session ? { session: d.session } : {}) });
-    if (read.via === 'ocr') return { expected, diverged: 'a target whose text could only be read by OCR (no element to act on by what it is)' };
-    const found = matches(read.items, aim);
-    if (found.length === 1) return { node: found[0]!.node! };
-    if (found.length > 1) return { expected, diverged: `${found.length} places: ${found.slice(0, 5).map((i) => `${i.role ?? 'element'} "${short(i.label ?? i.text)}" (node ${i.node})`).join(', ')}` };
+    if (read.via === 'ocr') {
+      if (!OCR_KINDS.has(step.kind)) return { expected, diverged: `a target whose text could only be read by OCR (no element to ${step.kind} by what it is)` };
+      const words = ocrMatches(read.items, aim);
+      if (words.length === 1) return { text: aim.name };
+      if (words.length > 1) return { expected, diverged: `${words.length} places read by OCR: ${words.slice(0, 5).map((m) => `"${short(m.text)}" at (${Math.round(m.center.x)}, ${Math.round(m.center.y)})`).join(', ')}` };
+    } else {
+      const found = matches(read.items, aim);
+      if (found.length === 1) return { node: found[0]!.node! };
+      if (found.length > 1) return { expected, diverged: `${found.length} places: ${found.slice(0, 5).map((i) => `${i.role ?? 'element'} "${short(i.label ?? i.text)}" (node ${i.node})`).join(', ')}` };
+    }
     if (performance.now() >= deadline) return { expected, diverged: `none after ${timeoutMs} ms${nearby(read.items, aim)}` };
     await sleep(pollMs, d.signal);
   }
+}
+
+/** Where OCR read the aim's name as whole words, exactly (a misread is not the element: the replay stops instead). */
+export function ocrMatches(items: readonly TextItem[], aim: StepAim): TextMatch[] {
+  return findText(items.map(matchItem), aim.name, { fuzzy: false }).filter((m) => m.wholeWord);
 }
 
 /** The items that are the aimed element, one per node. */
