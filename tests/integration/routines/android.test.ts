@@ -14,6 +14,7 @@ import { androidModule } from '../../../src/main/core/sources/android/module.ts'
 import type { FakeAdbDevice } from '../../support/fakeAdbDevice.ts';
 import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
 import { startAdb, type AdbHarness } from '../android/harness.ts';
+import { divergence } from './kit.ts';
 
 const PKG = 'com.example.fake';
 const EMAIL = 'ada@example.org';
@@ -24,6 +25,8 @@ let adb: AdbHarness;
 let d: FakeAdbDevice;
 let h: Harness;
 let target: string;
+/** The routine's secret input (named after its field when saved). */
+let secret = '';
 
 beforeAll(async () => {
   adb = await startAdb();
@@ -75,6 +78,7 @@ describe('an Android routine', () => {
     expect(s.steps).toBe(6);
     expect(s.target).toEqual({ source: 'android', package: PKG });
     expect(s.inputs).toEqual([expect.objectContaining({ secret: true, required: true })]);
+    secret = s.inputs[0]!.name;
     const file = readFileSync(s.path, 'utf8');
     expect(file).not.toContain(PASSWORD);
     const routine = JSON.parse(file) as { steps: { kind: string; aim?: unknown; params: Record<string, unknown> }[] };
@@ -106,8 +110,6 @@ describe('an Android routine', () => {
 
   it('replays on the screen afresh: the app launched, both fields typed, Enter and the button pressed; a run named after it, each step with its frames', async () => {
     fresh();
-    const input = (await ok('list_routines', {})).structuredContent as { routines: { name: string; inputs: { name: string }[] }[] };
-    const secret = input.routines.find((x) => x.name === 'phone-signin')!.inputs[0]!.name;
     const starts = d.apps.started.length;
     const r = await ok('run_routine', { name: 'phone-signin', inputs: { [secret]: PASSWORD } });
     const out = r.structuredContent as { runId: string; target: string; steps: { ok: boolean }[] };
@@ -136,8 +138,6 @@ describe('an Android routine', () => {
     d.naturalHeight = 1280;
     d.density = 320;
     try {
-      const input = (await ok('list_routines', {})).structuredContent as { routines: { name: string; inputs: { name: string }[] }[] };
-      const secret = input.routines.find((x) => x.name === 'phone-signin')!.inputs[0]!.name;
       await ok('run_routine', { name: 'phone-signin', inputs: { [secret]: PASSWORD } });
       expect(fields()).toEqual({ email: EMAIL, password: PASSWORD });
       expect(d.ui.pressed).toEqual(['Sign in']);
@@ -155,7 +155,6 @@ describe('an Android routine', () => {
 
   it('stops at the relabelled button with ROUTINE_DIVERGED (step, kind, expected, saw, frame) and taps nothing after it', { timeout: 30_000 }, async () => {
     fresh({ button: 'Log in' });
-    const secret = (((await ok('list_routines', {})).structuredContent as { routines: { name: string; inputs: { name: string }[] }[] }).routines.find((x) => x.name === 'phone-signin')!.inputs[0]!).name;
     const before = d.inputs.length;
     const r = await h.call('run_routine', { name: 'phone-signin', inputs: { [secret]: PASSWORD } });
     expect(r.isError).toBe(true);
@@ -180,9 +179,10 @@ describe('an Android routine', () => {
   it('stops at its first field when the Email field is gone, having typed nothing', { timeout: 30_000 }, async () => {
     fresh({ noEmail: true });
     const before = d.inputs.length;
-    const secret = (((await ok('list_routines', {})).structuredContent as { routines: { name: string; inputs: { name: string }[] }[] }).routines.find((x) => x.name === 'phone-signin')!.inputs[0]!).name;
-    const r = await h.call('run_routine', { name: 'phone-signin', inputs: { [secret]: PASSWORD } });
-    expect(textOf(r)).toMatch(/^ROUTINE_DIVERGED: Step 2 \(type_text .*"Email"\): expected exactly one .*"Email"; saw none/);
+    // In process, as `sightline replay` runs it: the details the stop carries.
+    const stop = await divergence(h, 'phone-signin', { [secret]: PASSWORD });
+    expect(stop).toMatchObject({ step: 2, kind: 'type_text', expected: expect.stringMatching(/^exactly one .*"Email"$/), saw: expect.stringMatching(/^none after \d+ ms/) });
+    expect(h.core.frames.find(stop.frame!)?.target).toBe(target);
     expect(d.inputs.slice(before)).toEqual([]);
     expect(fields()).toEqual({ email: undefined, password: undefined });
   });

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDesktopSource } from '../../../src/main/core/sources/desktop/desktopSource.ts';
 import { startA11y, startGtkApp, type A11ySession, type GtkApp } from '../../support/a11y.ts';
 import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
+import { divergence } from './kit.ts';
 import { startTestApp, startXvfb, type AppEvent, type TestApp, type XDisplay } from '../../support/xvfb.ts';
 
 const EMAIL = 'ada@example.org';
@@ -181,9 +182,13 @@ describe('a desktop routine where there is no tree (a Tk window, read by OCR)', 
   });
 
   it('stops when OCR reads another label, clicking nothing', async () => {
-    const { w } = await open({ label: 'Press here' });
+    const { w, target } = await open({ label: 'Press here' });
     const r = await h.call('run_routine', { name: 'tk-click' });
     expect(textOf(r)).toMatch(/^ROUTINE_DIVERGED: Step 1 \(click element "Click me"\): expected exactly one element "Click me"; saw none after \d+ ms/);
+    // In process, as `sightline replay` runs it: the details the stop carries, with a frame of the window.
+    const stop = await divergence(h, 'tk-click');
+    expect(stop).toMatchObject({ step: 1, kind: 'click', expected: 'exactly one element "Click me"', saw: expect.stringMatching(/^none after \d+ ms/) });
+    expect(h.core.frames.find(stop.frame!)?.target).toBe(target);
     await new Promise((done) => setTimeout(done, 300));
     expect(clicks(w)).toBe(0);
     expect(lastRun('tk-click')).toMatchObject({ status: 'stopped', stop: { reason: 'diverged' } });
