@@ -12,7 +12,7 @@ import type { Harness } from '../../support/mcpHarness.ts';
 /** The divergence a replay stops with (its code and details), or a failure of the test when it does not stop so. */
 export async function divergence(h: Harness, name: string, inputs: Record<string, string> = {}): Promise<Divergence & { runId: string }> {
   const signal = new AbortController().signal;
-  const ctx = new ToolCaller(h.core).context({ session: new SessionFrames(), signal, client: 'test replay' });
+  const ctx = new ToolCaller(h.core).context({ session: new SessionFrames(), signal, client: 'test replay', progress: () => undefined });
   try {
     await h.core.routines.run(h.core.routines.load(name), (run) => ({ call: (tool, args) => ctx.call(tool, args, run), text: h.core.text, targets: h.core.targets, session: ctx.session, signal }), { inputs });
   } catch (e) {
