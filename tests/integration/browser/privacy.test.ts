@@ -195,12 +195,14 @@ describe('masking on (the default)', () => {
     const f = h.core.frames.get(cap.s.frame!.ref);
     await ok('type_text', { ref: f.ref, x: Math.round((b.pw.x + b.pw.width / 2) / f.scale), y: Math.round((b.pw.y + b.pw.height / 2) / f.scale), text: TYPED, clear: true });
     expect(await evalIn<string>(c, 'document.getElementById("pw").value')).toBe(TYPED);
+    // A type_text that fails (its field is not there) never learns what the field was: its text is logged by length only.
+    const missing = await h.call('type_text', { target: c.target, field: 'Old password', text: TYPED });
+    expect(missing.isError).toBe(true);
     const log = h.core.catalog.activity.list({ tool: 'type_text' });
-    expect(log.length).toBe(2);
-    for (const e of log) {
-      expect(e.message).toContain(`typed ${TYPED.length} characters into a password field`);
-      expect(JSON.stringify(e)).not.toContain(TYPED);
-    }
+    expect(log.length).toBe(3);
+    for (const e of log) expect(JSON.stringify(e)).not.toContain(TYPED);
+    for (const e of log.filter((x) => x.result === 'ok')) expect(e.message).toContain(`typed ${TYPED.length} characters into a password field`);
+    expect(log.find((x) => x.result !== 'ok')?.params?.text).toBe(`[${TYPED.length} characters, not kept: the action failed]`);
     await h.core.frames.settle();
     for (const { path, bytes } of filesUnder(h.dataDir)) {
       for (const secret of [TYPED, PREFILLED, CARD, KEY, PAYMENT]) {

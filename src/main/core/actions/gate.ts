@@ -76,7 +76,7 @@ export class ActionGate implements ActionsPort {
       } catch (e) {
         const code: ErrorCode = isSightlineError(e) ? e.code : 'INTERNAL';
         // A log that cannot be written never replaces the real answer.
-        this.#log({ ...log, result: code, message: (e as Error).message }, started);
+        this.#log({ ...log, ...(redact && log.params ? { params: redact.failed(kind.name, log.params, typed) } : {}), result: code, message: (e as Error).message }, started);
         throw e;
       }
       const said = describeOutcome(result);

@@ -21,6 +21,8 @@ export interface TypedArgs {
 export interface Redactor {
   params(params: Record<string, unknown>, args: TypedArgs): Record<string, unknown>;
   result(answer: ActionResult, args: TypedArgs, log: { params?: Record<string, unknown> }): ActionResult;
+  /** The logged parameters of an action (`tool`) that failed. */
+  failed(tool: string, params: Record<string, unknown>, args: TypedArgs): Record<string, unknown>;
 }
 
 /** Redaction by the privacy settings as they are at each call. */
@@ -28,6 +30,7 @@ export function redactor(settings: () => Pick<SettingsValues, 'privacy'>): Redac
   return {
     params: (params, args) => redactParams(params, args, settings()),
     result: (answer, args, log) => redactAction(answer, args, log, settings()),
+    failed: (tool, params, args) => (tool === 'type_text' ? redactFailedTyping(params, args) : params),
   };
 }
 
@@ -60,6 +63,16 @@ export function redactAction(answer: ActionResult, req: TypedArgs, log: { params
   const received = result.received ? { ...result.received, password: true } : undefined;
   if (received) delete received.value;
   return { ...result, ...(received ? { received } : {}), note: [said, result.note].filter(Boolean).join('; ') };
+}
+
+/**
+ * A failed type_text's text is logged by its length only: a field aimed at by its label may have
+ * been a password field that was typed into before the failure, or that was not found at all,
+ * and either way whether the text was a secret was never learnt.
+ */
+export function redactFailedTyping(params: Record<string, unknown>, req: TypedArgs): Record<string, unknown> {
+  if (typeof req.text !== 'string' || !('text' in params)) return params;
+  return { ...params, text: `[${[...req.text].length} characters, not kept: the action failed]` };
 }
 
 /** Every string inside `v` with its secrets blanked (keys in `keep` are passed on as they are). */
