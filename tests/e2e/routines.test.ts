@@ -5,9 +5,9 @@
  * ticked, a typed value made an input, the password a secret input), shows in Routines, runs
  * against the page and is done, then stops at the step where a changed page differs, touching
  * nothing; the outcome links to the run in Activity. Axe checks the form and the screen, and the
- * screen fits a 390 px window.
+ * screen fits a 390 px window. A routine is deleted after a second click.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -188,5 +188,13 @@ describe('routines in the dashboard (sightline serve + Chromium)', () => {
     } finally {
       await narrow.context().close();
     }
+  });
+
+  it('deletes a routine after asking once more', async () => {
+    const card = page.locator('[data-testid="routine"][data-name="order"]');
+    await card.getByTestId('routine-delete').click();
+    await card.getByTestId('routine-delete-confirm').click();
+    await page.getByTestId('routines-empty').waitFor();
+    expect(existsSync(join(dataDir, 'routines', 'order.json'))).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/main/core/http/server.ts';
-import type { ApiError } from '../../../src/shared/api.ts';
+import type { ApiError, ProgressInfo } from '../../../src/shared/api.ts';
 import type { RoutineDetail, RoutineRunResult, RoutineView } from '../../../src/shared/routines.ts';
 import { startHarness, textOf, type Harness } from '../../support/mcpHarness.ts';
 import { evalIn, open, type Ctx } from '../browser/kit.ts';
@@ -152,8 +152,14 @@ describe('routines over the dashboard API', () => {
   });
 
   it('replays through the same gate as an agent: a run named after it, its actions in the log as the dashboard’s', async () => {
+    const told: string[] = [];
+    const onProgress = (p: ProgressInfo): void => void told.push(`${p.label}${p.finished ? ' (finished)' : ''}`);
+    h.core.events.on('progress', onProgress);
     const r = await api<RoutineRunResult>('POST', '/routines/order/run', { inputs: { password: PASSWORD, email: 'grace@example.org' } });
+    h.core.events.off('progress', onProgress);
     expect(r.status, JSON.stringify(r.json)).toBe(200);
+    // Every open dashboard's header follows the replay.
+    expect(told).toEqual(['Routine order: step 1/3: type_text textbox "Email"', 'Routine order: step 2/3: type_text textbox "Password"', 'Routine order: step 3/3: click button "Place order"', 'Routine order: done (finished)']);
     expect(r.json).toMatchObject({ routine: 'order', status: 'done', done: 3, total: 3, target: c.target });
     expect(await path()).toBe('/routines/done.html');
     const acts = h.core.activity.list({ run: r.json.runId });

@@ -5,6 +5,7 @@
  * allowlist, confinement, masking, the activity log) and is a run of its own, named after its
  * routine, as `run_routine` and `sightline replay` make it.
  */
+import type { ProgressInfo } from '../../../shared/api.ts';
 import type { RoutineDetail, RoutineLastRun, RoutineRunResult, RoutineStepView, RoutineView } from '../../../shared/routines.ts';
 import type { RunSummary } from '../../../shared/activity.ts';
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
@@ -17,11 +18,12 @@ import { describeStep, type Divergence } from '../routines/replay.ts';
 import type { Routines } from '../routines/routines.ts';
 import { summaryOf } from '../routines/store.ts';
 
-/** What the routes need: the routines, the runs' folders, and tools called as an agent calls them. */
+/** What the routes need: the routines, the runs' folders, tools called as an agent calls them, and where progress is told. */
 export interface RoutineServices {
   routines: Routines;
   runs: RunsPort;
   tools: { context(facts: CallFacts): ToolContext };
+  events: { emit(event: 'progress', progress: ProgressInfo): unknown };
 }
 
 /** Runs read to find each routine's last replay: all of them (the list reads every run.json anyway). */
@@ -71,6 +73,8 @@ export async function runRoutine(s: RoutineServices, name: string, body: { input
   const started = performance.now();
   let done = 0;
   let runId = '';
+  // The header's progress bars show the replay step by step, to every dashboard open.
+  const tell = (label: string, finished: boolean): void => void s.events.emit('progress', { id: `routine-${runId}`, label: `Routine ${routine.name}: ${label}`, done, total: routine.steps.length, finished });
   try {
     const report = await s.routines.run(
       routine,
@@ -82,13 +86,19 @@ export async function runRoutine(s: RoutineServices, name: string, body: { input
           targets: ctx.targets,
           session: ctx.session,
           signal,
-          progress: (p) => void (done = p.done),
+          progress: (p) => {
+            done = p.done;
+            // The last report ("N steps done") is said by the end itself.
+            if (p.done < p.total) tell(p.label, false);
+          },
         };
       },
       { inputs: body.inputs ?? {}, ...(body.stepTimeoutMs ? { stepTimeoutMs: body.stepTimeoutMs } : {}) },
     );
+    tell('done', true);
     return { routine: routine.name, runId: report.runId, status: 'done', ms: report.ms, done: report.steps.length, total: routine.steps.length, target: report.target };
   } catch (e) {
+    if (runId) tell('stopped', true);
     if (!runId || !isSightlineError(e)) throw e;
     const d = (e.details ?? {}) as Partial<Divergence>;
     return {
