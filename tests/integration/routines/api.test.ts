@@ -171,6 +171,15 @@ describe('routines over the dashboard API', () => {
     const listed = await api<{ routines: RoutineView[] }>('GET', '/routines');
     const order = listed.json.routines.find((x) => x.name === 'order');
     expect(order?.last).toMatchObject({ runId: r.json.runId, status: 'done', durationMs: expect.any(Number) });
+    // A run is saved whole, or the actions of it ticked; an action of another run is refused.
+    const whole = await api<RoutineDetail>('POST', '/routines', { name: 'replayed', runId: r.json.runId });
+    expect(whole.json).toMatchObject({ steps: 3, from: { run: r.json.runId } });
+    const click = acts.find((a) => a.tool === 'click')!.id;
+    expect((await api<RoutineDetail>('POST', '/routines', { name: 'replayed-click', runId: r.json.runId, actions: [click] })).json.steps).toBe(1);
+    const other = await api('POST', '/routines', { name: 'mixed', runId: r.json.runId, actions: [click, ids[0]!] });
+    expect(fail(other).message).toBe(`The activity log has no entry ${ids[0]} in run "${r.json.runId}".`);
+    await api('DELETE', '/routines/replayed', {});
+    await api('DELETE', '/routines/replayed-click', {});
   });
 
   it('answers "stopped" at the step where the page differs, touching nothing after it; the list says so', { timeout: 30_000 }, async () => {
