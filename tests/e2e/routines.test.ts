@@ -153,6 +153,21 @@ describe('routines in the dashboard (sightline serve + Chromium)', () => {
     // Only that run is shown.
     expect(await page.getByTestId('activity-row').count()).toBe(3);
     expect((await page.getByTestId('activity-table').innerText()).includes(PASSWORD)).toBe(false);
+
+    // A run is saved from its heading the same way: its three actions, the email now typed as given.
+    await group.getByTestId('run-save-routine').click();
+    const form = page.getByTestId('save-routine');
+    await expect.poll(() => form.getByTestId('save-routine-step').allInnerTexts()).toEqual([
+      expect.stringMatching(/^type “grace@example\.org” into Email\s+Make input$/),
+      expect.stringMatching(/^type a secret into Password\s+A secret: a required input/),
+      'click “Place order”',
+    ]);
+    await form.getByTestId('save-routine-name').fill('order-again');
+    await form.getByTestId('save-routine-submit').click();
+    await expect.poll(() => form.getByTestId('save-routine-saved').innerText()).toMatch(/^Saved routine order-again: 3 steps; inputs password \(secret\)\./);
+    expect(JSON.parse(readFileSync(join(dataDir, 'routines', 'order-again.json'), 'utf8')).from).toEqual({ run: runId });
+    await form.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await form.waitFor({ state: 'detached' });
   });
 
   it('stops at the step where the changed page differs, without clicking anything, and says what it expected and saw', { timeout: 40_000 }, async () => {
@@ -194,7 +209,8 @@ describe('routines in the dashboard (sightline serve + Chromium)', () => {
     const card = page.locator('[data-testid="routine"][data-name="order"]');
     await card.getByTestId('routine-delete').click();
     await card.getByTestId('routine-delete-confirm').click();
-    await page.getByTestId('routines-empty').waitFor();
+    await card.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('routine').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')))).toEqual(['order-again']);
     expect(existsSync(join(dataDir, 'routines', 'order.json'))).toBe(false);
   });
 });
