@@ -14,6 +14,7 @@ import type { FrameDescriptor, ImageFormat, ScreenActivity, SourceHealth, Source
 import type { SettingsPatch, SettingsValues } from './settings.ts';
 import type { SourceInfo } from './sources.ts';
 import type { ActivityEntry, ActivityQuery, RunSummary, RunView, TargetLabel } from './activity.ts';
+import type { RoutineDetail, RoutineRunResult, RoutineView, RunRoutineRequest, SaveRoutineRequest } from './routines.ts';
 
 export interface ApiError {
   code: ErrorCode;
@@ -271,7 +272,7 @@ export type ServerEvent =
   | { type: 'status'; status: StatusInfo }
   | { type: 'progress'; progress: ProgressInfo };
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** A JSON route: what it takes (path params, query, body) and what it answers. */
 interface Route<M extends Method, P extends string, Params, Query, Body, Response> {
@@ -315,6 +316,14 @@ export interface ApiContract {
   search: Route<'GET', '/search', NoInput, SearchQuery, undefined, DashboardSearch>;
   /** The background text indexer's progress (null when this process runs none). */
   textIndex: Route<'GET', '/text-index', NoInput, NoInput, undefined, { index: TextIndexStatus | null }>;
+  /** Saved routines with their last replay; `stepKinds`: the actions a routine can replay (what "Save as routine" offers). */
+  routines: Route<'GET', '/routines', NoInput, NoInput, undefined, { routines: RoutineView[]; stepKinds: string[] }>;
+  routine: Route<'GET', '/routines/:name', { name: string }, NoInput, undefined, RoutineDetail>;
+  /** Save a run's actions, or chosen activity-log entries, as a routine (save_routine's rules). */
+  saveRoutine: Route<'POST', '/routines', NoInput, NoInput, SaveRoutineRequest, RoutineDetail>;
+  deleteRoutine: Route<'DELETE', '/routines/:name', { name: string }, NoInput, Record<string, never>, { deleted: string }>;
+  /** Replay a routine through the same gate as an agent; answers when it is done or stopped. */
+  runRoutine: Route<'POST', '/routines/:name/run', { name: string }, NoInput, RunRoutineRequest, RoutineRunResult>;
 }
 export type ApiRouteName = keyof ApiContract;
 
@@ -341,6 +350,11 @@ export const API_ROUTES: { [K in ApiRouteName]: { method: ApiContract[K]['method
   sourceAction: { method: 'POST', path: '/sources/:name/actions/:action' },
   search: { method: 'GET', path: '/search' },
   textIndex: { method: 'GET', path: '/text-index' },
+  routines: { method: 'GET', path: '/routines' },
+  routine: { method: 'GET', path: '/routines/:name' },
+  saveRoutine: { method: 'POST', path: '/routines' },
+  deleteRoutine: { method: 'DELETE', path: '/routines/:name' },
+  runRoutine: { method: 'POST', path: '/routines/:name/run' },
 };
 
 /** Routes that answer with something other than JSON. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { MAX_INLINE_THUMBS, RUN_ID, type CropRequest, type FramesQuery, type SearchQuery, type StatusQuery, type TimelinePositionsQuery } from './api.ts';
 import type { ActivityQuery } from './activity.ts';
+import type { RunRoutineRequest, SaveRoutineRequest } from './routines.ts';
 
 const sourceName = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a source name such as "browser"');
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -103,6 +104,22 @@ export const runFileParams = runParams.extend({
 });
 export const sourceActionParams = z.strictObject({ name: sourceName, action: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/) });
 
+/** A routine's name (its file name: the store says what a name may hold). */
+const routineName = z.string().min(1).max(64);
+export const routineParams = z.strictObject({ name: routineName });
+export const saveRoutineBody = z.strictObject({
+  name: routineName,
+  description: z.string().max(2000).optional(),
+  runId: z.string().regex(RUN_ID, 'a run id such as "20261122-013005-fill-the-form-3f2a"').optional(),
+  actions: z.array(z.int().min(1)).min(1).max(500).optional(),
+  inputs: z.record(z.string().min(1).max(64), z.int().min(1).max(500)).optional(),
+  replace: z.boolean().optional(),
+});
+export const runRoutineBody = z.strictObject({
+  inputs: z.record(z.string().min(1).max(64), z.string().max(10_000)).optional(),
+  stepTimeoutMs: z.int().min(100).max(600_000).optional(),
+});
+
 // What the schemas produce is what the contract's types promise (a compile-time check).
 type Parses<S extends z.ZodType, T> = z.output<S> extends T ? true : never;
 export const schemasMatchContract: [
@@ -112,7 +129,11 @@ export const schemasMatchContract: [
   Parses<typeof searchQuery, SearchQuery>,
   Parses<typeof timelinePositionsQuery, TimelinePositionsQuery>,
   Parses<typeof statusQuery, StatusQuery>,
+  Parses<typeof saveRoutineBody, SaveRoutineRequest>,
+  Parses<typeof runRoutineBody, RunRoutineRequest>,
 ] = [
+  true,
+  true,
   true,
   true,
   true,

@@ -1,9 +1,9 @@
 /**
  * Every screen of the built dashboard passes axe-core (the library, injected into the page) with no
  * serious or critical violation, in the light and the dark theme: Timeline, Search, Viewer,
- * Activity, Targets, Setup and Settings, on the real `sightline serve` over a seeded catalog.
+ * Activity, Routines, Targets, Setup and Settings, on the real `sightline serve` over a seeded catalog.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -35,6 +35,22 @@ describe('accessibility of every screen (axe-core, sightline serve + Chromium)',
     } finally {
       catalog.close();
     }
+    // A saved routine with a secret input (never run: Routines says so).
+    mkdirSync(join(dataDir, 'routines'));
+    const routine = {
+      format: 'sightline-routine',
+      version: 1,
+      name: 'weekly-report',
+      description: 'File the weekly report',
+      createdAt: minutesAgo(2),
+      target: { source: 'browser', origin: 'https://shop.example' },
+      inputs: [{ name: 'password', secret: true }],
+      steps: [
+        { kind: 'type_text', aim: { role: 'textbox', name: 'Password', purpose: 'field' }, params: { text: { input: 'password' } } },
+        { kind: 'click', aim: { role: 'button', name: 'Send', purpose: 'control' }, params: {}, expect: { url: 'https://shop.example/sent' } },
+      ],
+    };
+    writeFileSync(join(dataDir, 'routines', 'weekly-report.json'), JSON.stringify(routine));
     s = await serve(dataDir);
     browser = await launchBrowser();
   });
@@ -67,6 +83,12 @@ describe('accessibility of every screen (axe-core, sightline serve + Chromium)',
           ['Activity', async () => {
             await page.goto(`${s.base}/#/activity`);
             await page.getByTestId('activity-row').first().waitFor();
+          }],
+          ['Routines', async () => {
+            await page.goto(`${s.base}/#/routines`);
+            await page.getByTestId('routine').first().waitFor();
+            await page.getByTestId('routine-run').click();
+            await page.getByTestId('routine-inputs').waitFor();
           }],
           ['Targets', async () => {
             await page.goto(`${s.base}/#/targets`);

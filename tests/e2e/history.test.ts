@@ -412,7 +412,7 @@ describe('a history a person can use (sightline serve + Chromium)', () => {
       expect(await row.locator('td[data-label="Target"]').innerText()).toContain('Rain radar · Weather');
       expect(await row.locator('td[data-label="Result"]').innerText()).toContain('The screen changed since the screenshot');
       await screenshot(phoneView, 'activity-390');
-      for (const screen of ['targets', 'setup', 'settings'] as const) {
+      for (const screen of ['targets', 'routines', 'setup', 'settings'] as const) {
         await phoneView.goto(`${s.base}/#/${screen}`);
         await phoneView.locator('main .page-head h1').waitFor();
         await fits(screen);

@@ -11,6 +11,7 @@ import { API_PREFIX, API_ROUTES, API_STREAMS, fillPath, type ApiContract, type A
 import type { ActivityEntry, ActivityQuery, RunSummary, RunView } from '../../shared/activity.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { SourceName } from '../../shared/frame.ts';
+import type { RoutineDetail, RoutineRunResult, RoutineView, SaveRoutineRequest } from '../../shared/routines.ts';
 import type { SettingsPatch, SettingsValues } from '../../shared/settings.ts';
 import type { SourceInfo } from '../../shared/sources.ts';
 
@@ -121,6 +122,11 @@ export const api = {
   search: (q: SearchQuery, signal?: AbortSignal): Promise<DashboardSearch> => call('search', { query: q, signal }),
   timelineApps: (q: TimelinePositionsQuery, signal?: AbortSignal): Promise<TimelineApps> => call('timelineApps', { query: q, signal }),
   textIndex: (): Promise<{ index: TextIndexStatus | null }> => call('textIndex'),
+  routines: (): Promise<{ routines: RoutineView[]; stepKinds: string[] }> => call('routines'),
+  routine: (name: string): Promise<RoutineDetail> => call('routine', { params: { name } }),
+  saveRoutine: (body: SaveRoutineRequest): Promise<RoutineDetail> => call('saveRoutine', { body }),
+  deleteRoutine: (name: string): Promise<{ deleted: string }> => call('deleteRoutine', { params: { name }, body: {} }),
+  runRoutine: (name: string, inputs: Record<string, string>): Promise<RoutineRunResult> => call('runRoutine', { params: { name }, body: { inputs } }),
 };
 
 /**

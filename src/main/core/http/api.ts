@@ -20,6 +20,7 @@ import { frameSummary } from '../frames/descriptors.ts';
 import { MIME } from '../mcp/response.ts';
 import type { ActivityPort, FramesPort, HistoryService, RunsPort, SettingsPort, SourcesPort, StatusPort, TargetsPort, TextSearchPort } from '../ports.ts';
 import { parseTimeInput } from '../util/time.ts';
+import { deleteRoutine, getRoutine, listRoutines, runRoutine, saveRoutine, type RoutineServices } from './routinesApi.ts';
 import { timelineApps } from './timelineApps.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -28,7 +29,7 @@ const MAX_RUNS_LISTED = 200;
 const APPS_SAMPLED = 4;
 
 /** What the dashboard API may use. */
-export interface ApiServices extends StatusPort {
+export interface ApiServices extends StatusPort, RoutineServices {
   frames: FramesPort;
   targets: TargetsPort;
   sources: SourcesPort;
@@ -63,6 +64,10 @@ const SCHEMAS: Schemas = {
   pause: { body: S.pauseBody },
   sourceAction: { params: S.sourceActionParams, body: S.emptyBody },
   search: { query: S.searchQuery },
+  routine: { params: S.routineParams },
+  saveRoutine: { body: S.saveRoutineBody },
+  deleteRoutine: { params: S.routineParams, body: S.emptyBody },
+  runRoutine: { params: S.routineParams, body: S.runRoutineBody },
 };
 
 function handlers(s: ApiServices): Handlers {
@@ -140,6 +145,11 @@ function handlers(s: ApiServices): Handlers {
       return { ...r, more: r.more || offset + r.results.length < r.total, screens: Object.fromEntries(s.search.screens(r.results.map((h) => h.ref))) };
     },
     textIndex: async () => ({ index: s.search.status() ?? null }),
+    routines: () => listRoutines(s),
+    routine: ({ params }) => getRoutine(s, params.name),
+    saveRoutine: async ({ body }) => saveRoutine(s, body),
+    deleteRoutine: async ({ params }) => deleteRoutine(s, params.name),
+    runRoutine: ({ params, body, signal }) => runRoutine(s, params.name, body, signal),
   };
 }
 
@@ -244,12 +254,15 @@ export function statusFor(code: ErrorCode): number {
       return 400;
     case 'FRAME_NOT_FOUND':
     case 'RUN_NOT_FOUND':
+    case 'ROUTINE_NOT_FOUND':
     case 'TARGET_NOT_FOUND':
     case 'TAB_NOT_FOUND':
       return 404;
     case 'PERMISSION_DENIED':
     case 'PATH_REFUSED':
       return 403;
+    case 'INPUT_REQUIRED':
+      return 422;
     case 'INTERNAL':
       return 500;
     case 'STORAGE_FULL':

@@ -13,7 +13,7 @@ import { getRequestListener } from '@hono/node-server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { API_PREFIX, TIMELINE_PAGE_SIZE, type ConnectInfo } from '../../../shared/api.ts';
 import { warmUpImages } from '../image/pipeline.ts';
-import { createMcpServer, type McpServices } from '../mcp/server.ts';
+import { ToolCaller, createMcpServer, type McpServices } from '../mcp/server.ts';
 import { addOwnPort } from '../util/self.ts';
 import { createApi, type ApiServices } from './api.ts';
 import { BrowserSessions, SESSION_COOKIE, ensureToken, isAllowedHost, isAllowedOrigin, isAuthorised, tokensEqual } from './security.ts';
@@ -111,7 +111,7 @@ function isInitialize(body: unknown): boolean {
 const CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** What the server needs: the ports of MCP sessions and of the dashboard API, and where the token lives. */
-export type ServerServices = McpServices & Omit<ApiServices, 'connect'> & { dataDir: string };
+export type ServerServices = McpServices & Omit<ApiServices, 'connect' | 'tools'> & { dataDir: string };
 
 /**
  * Rows of the timeline a window shows at first (72 px each under the header: 12 fill a 900 px
@@ -206,7 +206,8 @@ export async function startServer(core: ServerServices, options: ServerOptions =
   const browsers = new BrowserSessions(token);
   let port = 0;
   const connect = (): ConnectInfo => ({ mcpUrl: `http://127.0.0.1:${port}/mcp`, tokenFile: join(core.dataDir, 'token'), stdio: options.stdio ?? { command: 'sightline', args: ['mcp'] } });
-  const apiListener = getRequestListener(createApi({ ...core, connect }).fetch);
+  // A routine replayed from the dashboard calls tools as an agent's call does.
+  const apiListener = getRequestListener(createApi({ ...core, connect, tools: new ToolCaller(core) }).fetch);
 
   const http = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {

@@ -29,6 +29,8 @@ export interface SaveRequest {
    * `fromAction`-th to the `toAction`-th (1 its first, both included).
    */
   session?: string;
+  /** Only these activity-log entries (ids, as a person ticked them), of the run when `runId` is given. */
+  actions?: readonly number[];
   /** Input name → step number: that step's typed text becomes an input. */
   inputs?: Readonly<Record<string, number>>;
   replace?: boolean;
@@ -183,6 +185,21 @@ function checkedRange(req: SaveRequest): { from: number; to: number } {
   return { from, to };
 }
 
+/** The entries a person chose by id (of the run, when one is named), oldest first; an id not there is refused. */
+function chosen(activity: RoutinesDeps['activity'], req: SaveRequest, ids: readonly number[]): ActivityEntry[] {
+  if (req.session !== undefined || req.fromAction !== undefined || req.toAction !== undefined) throw new SightlineError('INVALID_ARGUMENT', 'Give "actions" alone, or with "runId"; not with a range.', 'The ids chosen name the actions already.');
+  const want = new Set(ids);
+  if (!want.size) throw new SightlineError('INVALID_ARGUMENT', 'No action was chosen.', 'Choose at least one action to replay.');
+  const newest = Math.max(...want);
+  const oldest = Math.min(...want);
+  if (newest - oldest >= MAX_ENTRIES) throw new SightlineError('INVALID_ARGUMENT', `A routine is at most ${MAX_ENTRIES} entries of the log apart.`, 'Save a shorter stretch of actions.');
+  const pool = req.runId !== undefined ? activity.list({ run: req.runId, limit: MAX_ENTRIES }) : activity.list({ before: newest + 1, limit: MAX_ENTRIES });
+  const found = oldestFirst(pool.filter((e) => want.has(e.id)));
+  const missing = [...want].filter((id) => !found.some((e) => e.id === id));
+  if (missing.length) throw new SightlineError('INVALID_ARGUMENT', `The activity log has no entry ${missing.slice(0, 5).join(', ')}${req.runId !== undefined ? ` in run "${req.runId}"` : ''}.`, 'Choose actions the Activity view shows; old entries may have been removed.');
+  return found;
+}
+
 /** Oldest first. */
 function oldestFirst(entries: ActivityEntry[]): ActivityEntry[] {
   return [...entries].sort((a, b) => a.id - b.id);
@@ -190,6 +207,7 @@ function oldestFirst(entries: ActivityEntry[]): ActivityEntry[] {
 
 /** The entries a save request names, oldest first. */
 function entriesFor(activity: RoutinesDeps['activity'], req: SaveRequest): ActivityEntry[] {
+  if (req.actions !== undefined) return chosen(activity, req, req.actions);
   if (req.runId !== undefined) {
     if (req.fromAction !== undefined || req.toAction !== undefined) throw new SightlineError('INVALID_ARGUMENT', 'Give "runId" or "fromAction"/"toAction", not both.', 'A run names its actions already.');
     const entries = oldestFirst(activity.list({ run: req.runId, limit: MAX_ENTRIES }));

@@ -2,7 +2,7 @@
  * Routines live as `<data dir>/routines/<name>.json`, one readable file each, so a person can
  * review, diff, copy (export) and drop one in (import). A name is a file name, never a path.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SightlineError } from '../../../shared/errors.ts';
 import { ROUTINE_NAME, RoutineFormatError, inputsNamed, parseRoutine, type Routine } from './format.ts';
@@ -44,6 +44,14 @@ export class RoutineStore {
     const path = join(this.dir, `${name}.json`);
     if (!exists(path)) throw new SightlineError('ROUTINE_NOT_FOUND', `No routine "${name}" in ${this.dir}.`, 'Call list_routines, or save one with save_routine.');
     return readRoutine(path);
+  }
+
+  /** Remove a routine's file (its replays stay in the activity log). */
+  remove(name: string): void {
+    checkName(name);
+    const path = join(this.dir, `${name}.json`);
+    if (!exists(path)) throw new SightlineError('ROUTINE_NOT_FOUND', `No routine "${name}" in ${this.dir}.`, 'The Routines view lists the routines saved.');
+    unlinkSync(path);
   }
 
   list(): RoutineSummary[] {
