@@ -21,10 +21,13 @@ export function toPlaywright(r: Routine): string {
     lines.push('', 'function required(name: string): string {', '  const v = process.env[name];', '  if (v === undefined) throw new Error(`Set ${name}: the routine needs it.`);', '  return v;', '}');
   }
   lines.push('', `test(${q(r.description ?? r.name)}, async ({ page }) => {`);
-  // The routine acts on a tab already at its origin: the test opens it first unless it navigates at once.
-  if (r.steps[0]?.kind !== 'navigate') lines.push(`  await page.goto(${q(`${r.target.origin}/`)}); // the page the routine starts on: adjust`);
+  // The routine acts on a tab already at its page: the test opens it first unless it navigates at once.
+  if (r.steps[0]?.kind !== 'navigate') lines.push(r.start ? `  await page.goto(${q(r.start)});` : `  await page.goto(${q(`${r.target.origin}/`)}); // the page the routine starts on: adjust`);
   r.steps.forEach((s, i) => {
     lines.push(`  // step ${i + 1}: ${s.kind}`);
+    // Playwright answers a dialog from a handler set before the action that opens it.
+    const next = r.steps[i + 1];
+    if (next?.kind === 'handle_dialog') lines.push(`  page.once('dialog', (d) => d.${next.params.accept ? `accept(${typeof next.params.promptText === 'string' ? q(next.params.promptText) : ''})` : 'dismiss()'});`);
     for (const l of stepLines(s)) lines.push(`  ${l}`);
     if (s.expect?.url) lines.push(`  await expect(page).toHaveURL(new RegExp(${q(`^${escapeRegex(s.expect.url)}`)}));`);
   });
@@ -59,6 +62,10 @@ function stepLines(s: RoutineStep): string[] {
       return [`await ${locator(s.aim!)}.setChecked(${String(p.checked)});`];
     case 'hover':
       return [`await ${locator(s.aim!)}.hover();`];
+    case 'drag':
+      return [`await ${locator(s.aim!)}.dragTo(${locator(s.to!)});`];
+    case 'handle_dialog':
+      return ['// answered by the handler set before the step that opened it'];
     case 'click': {
       const opts = [p.button && p.button !== 'left' ? `button: ${q(String(p.button))}` : '', typeof p.clicks === 'number' && p.clicks > 1 ? `clickCount: ${p.clicks}` : ''].filter(Boolean);
       return [`await ${locator(s.aim!)}.click(${opts.length ? `{ ${opts.join(', ')} }` : ''});`];

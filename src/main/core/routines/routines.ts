@@ -51,7 +51,9 @@ export class Routines {
   save(req: SaveRequest): { routine: Routine; path: string } {
     if (!ROUTINE_NAME.test(req.name)) throw new SightlineError('INVALID_ARGUMENT', `"${req.name}" is not a routine name.`, 'Use letters, digits, "_", "-" and ".", starting with a letter or digit (at most 64).');
     const entries = entriesFor(this.#d.activity, req);
+    const page = pageBefore(this.#d.activity, entries[0]!);
     const routine = buildRoutine(entries, {
+      ...(page ? { page } : {}),
       name: req.name,
       ...(req.description ? { description: req.description } : {}),
       from: req.runId !== undefined ? { run: req.runId } : { actions: [entries[0]!.id, entries.at(-1)!.id] },
@@ -186,6 +188,17 @@ function checkedRange(req: SaveRequest): { from: number; to: number } {
 /** Oldest first. */
 function oldestFirst(entries: ActivityEntry[]): ActivityEntry[] {
   return [...entries].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The page a browser tab showed before `first`: where the newest earlier action on it led (a
+ * navigation, a click that loaded a page). The log's label of a tab is its newest frame's, which
+ * may be older than that.
+ */
+function pageBefore(activity: RoutinesDeps['activity'], first: ActivityEntry): string | undefined {
+  if (!first.target?.startsWith('browser:')) return undefined;
+  const earlier = activity.list({ target: first.target, before: first.id, limit: 50 }).sort((a, b) => b.id - a.id);
+  return earlier.find((e) => e.result === 'ok' && e.outcome?.navigated)?.outcome?.navigated?.url;
 }
 
 /** The entries a save request names, oldest first. */
