@@ -46,8 +46,8 @@ function playwrightTest(spec: string, env: Record<string, string>): Promise<Ran>
 
 beforeAll(async () => {
   c = await open('routines/order.html');
-  h = await startHarness({ sources: [c.source], settings: { sources: { browser: { enabled: true } } } });
   dir = tempDir('sightline-playwright-');
+  h = await startHarness({ sources: [c.source], settings: { sources: { browser: { enabled: true } }, files: { uploadRoots: [dir] } } });
   // The spec imports @playwright/test: it resolves through the project's node_modules.
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const config = {
@@ -103,5 +103,31 @@ describe('a routine exported as a Playwright test', () => {
     expect(failed.code, failed.out).toBe(1);
     expect(failed.out).toMatch(/\b1 failed\b/);
     expect(failed.out).toMatch(/getByRole\('button', \{ name: 'Place order', exact: true \}\)/);
+  });
+
+  it('fills a form as fill_form did: text, a drop-down by its option, a checkbox and a file', { timeout: 120_000 }, async () => {
+    const cv = join(dir, 'cv.pdf');
+    writeFileSync(cv, '%PDF-1.4\n');
+    await c.page.goto(c.srv.url('economy/form.html'));
+    const before = h.core.activity.list({ limit: 1000 }).length;
+    for (const [tool, args] of [
+      ['capture', {}],
+      ['fill_form', { fields: [{ label: 'Full name', value: 'Ada Lovelace' }, { label: 'Country', value: 'Portugal' }, { label: 'Send me the newsletter', value: true }, { label: 'Attachment', value: [cv] }] }],
+      ['click', { text: 'Send application' }],
+    ] as const) {
+      const r = await h.call(tool, { target: c.target, ...args });
+      expect(r.isError, textOf(r)).toBeFalsy();
+    }
+    const saved = await h.call('save_routine', { name: 'apply', fromAction: before + 1, toAction: before + 2 });
+    expect(textOf(saved)).toMatch(/inputs: full_name, country/);
+    const exported = await run(process.execPath, [CLI, 'routine', 'export', 'apply', '--playwright', '--data-dir', h.dataDir], {}, ROOT);
+    expect(exported.code, exported.out).toBe(0);
+    expect(exported.out).toContain(`await page.getByLabel('Attachment', { exact: true }).setInputFiles(['${cv}']);`);
+    // The page's own record of what was sent, checked after the routine's last step.
+    const check = `  expect(await page.evaluate(() => JSON.stringify((window as unknown as { state: unknown }).state))).toBe(${JSON.stringify(JSON.stringify({ submits: [{ name: 'Ada Lovelace', country: 'pt', news: true, files: ['cv.pdf'] }] }))});\n});`;
+    writeFileSync(join(dir, 'apply.spec.ts'), exported.out.replace(/\}\);\n$/, `${check}\n`));
+    const passed = await playwrightTest('apply.spec.ts', { ROUTINE_FULL_NAME: 'Ada Lovelace', ROUTINE_COUNTRY: 'Portugal' });
+    expect(passed.code, passed.out).toBe(0);
+    expect(passed.out).toMatch(/\b1 passed\b/);
   });
 });

@@ -1,6 +1,9 @@
 /** A drag, a dialog answered, and the page a run started on: as steps of a routine, and as a Playwright test. */
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../../src/shared/activity.ts';
+import type { ActivityEntry, ActivityQuery } from '../../../src/shared/activity.ts';
+import { Routines } from '../../../src/main/core/routines/routines.ts';
+import { tempDir } from '../../support/mcpHarness.ts';
 import { buildRoutine } from '../../../src/main/core/routines/build.ts';
 import { parseRoutine } from '../../../src/main/core/routines/format.ts';
 import { toPlaywright } from '../../../src/main/core/routines/playwright.ts';
@@ -40,5 +43,28 @@ describe('a drag and a dialog in a routine', () => {
     expect(spec).toContain("await page.goto('https://todo.example/list.html');");
     expect(spec).toContain("await page.getByRole('listitem', { name: 'Run the tests', exact: true }).dragTo(page.getByRole('listitem', { name: 'Plan the release', exact: true }));");
     expect(spec).toMatch(/page\.once\('dialog', \(d\) => d\.accept\(\)\);\n {2}await page\.getByRole\('button', \{ name: 'Delete draft', exact: true \}\)\.click\(\);/);
+  });
+});
+
+describe('the page a saved browser routine starts on', () => {
+  /** A log of a few entries, listed as the catalog lists them (newest first). */
+  function startOf(log: ActivityEntry[], from: number): string | undefined {
+    const dataDir = tempDir('sightline-routine-start-');
+    try {
+      const list = (q: ActivityQuery): ActivityEntry[] => log.filter((e) => (q.before === undefined || e.id < q.before) && (q.target === undefined || e.target === q.target)).sort((a, b) => b.id - a.id);
+      return new Routines({ dataDir, activity: { list } }).save({ name: 'r', fromAction: from, toAction: log.at(-1)!.id }).routine.start;
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const nav = (at: number, frameRef: string, url: string): ActivityEntry => ({ ...entry({ tool: 'navigate', params: { url }, outcome: { navigated: { url } } }), id: at, frameRef, targetLabel: { document: 'https://a.example/old.html' } });
+  const click = (at: number, frameRef: string, document: string): ActivityEntry => ({ ...entry({ params: { text: 'Go' } }), id: at, frameRef, targetLabel: { document } });
+
+  it('is where the last navigation before it led, when no frame was taken since (the label is of the page it left)', () => {
+    expect(startOf([nav(1, 'f1', 'https://a.example/form.html?x=1'), click(2, 'f1', 'https://a.example/old.html')], 2)).toBe('https://a.example/form.html');
+  });
+
+  it('is the page of a frame taken since that navigation (a capture after the page was changed outside the log)', () => {
+    expect(startOf([nav(1, 'f1', 'https://a.example/form.html'), click(2, 'f2', 'https://a.example/other.html')], 2)).toBe('https://a.example/other.html');
   });
 });

@@ -192,13 +192,19 @@ function oldestFirst(entries: ActivityEntry[]): ActivityEntry[] {
 
 /**
  * The page a browser tab showed before `first`: where the newest earlier action on it led (a
- * navigation, a click that loaded a page). The log's label of a tab is its newest frame's, which
- * may be older than that.
+ * navigation, a click that loaded a page), unless `first` aimed at a frame taken since then (a
+ * capture, which the log does not list), whose label names the page as it was then. The label of
+ * a frame taken before that navigation names the page it left.
  */
 function pageBefore(activity: RoutinesDeps['activity'], first: ActivityEntry): string | undefined {
   if (!first.target?.startsWith('browser:')) return undefined;
   const earlier = activity.list({ target: first.target, before: first.id, limit: 50 }).sort((a, b) => b.id - a.id);
-  return earlier.find((e) => e.result === 'ok' && e.outcome?.navigated)?.outcome?.navigated?.url;
+  const nav = earlier.find((e) => e.result === 'ok' && e.outcome?.navigated);
+  if (!nav) return undefined;
+  const framesSince = new Set(earlier.filter((e) => e.id >= nav.id).map((e) => e.frameRef));
+  const label = first.targetLabel?.document;
+  if (first.frameRef && !framesSince.has(first.frameRef) && label && /^https?:/.test(label)) return label;
+  return nav.outcome!.navigated!.url;
 }
 
 /** The entries a save request names, oldest first. */
