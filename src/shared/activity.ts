@@ -126,4 +126,6 @@ export interface ActivityOutcome {
   received?: ElementDescription & { password?: boolean };
   /** The page the action led to. */
   navigated?: { url: string };
+  /** What a drag dropped on. */
+  drop?: ElementDescription;
 }

@@ -292,8 +292,10 @@ function loggedOutcome(r: ActionResult): ActivityOutcome | undefined {
     e && (e.role || e.name) ? { ...(e.role ? { role: e.role } : {}), ...(e.name ? { name: e.name } : {}) } : undefined;
   const hit = element(r.hit);
   const received = r.received ? { ...element(r.received), ...(r.received.password ? { password: true } : {}) } : undefined;
+  const drop = element(r.details?.drop as { role?: string; name?: string } | undefined);
   const out: ActivityOutcome = {
     ...(hit ? { hit } : {}),
+    ...(drop ? { drop } : {}),
     ...(received && Object.keys(received).length ? { received } : {}),
     ...(r.navigated ? { navigated: { url: r.navigated.url } } : {}),
   };

@@ -26,6 +26,8 @@ export interface BuildOptions {
   from: Routine['from'];
   /** Step number (1-based) → input name: that step's typed text becomes an input, the recorded text its default. */
   inputs?: Readonly<Record<string, number>>;
+  /** The page the first action acted on, when the log knows it from before the entries (the navigation that opened it). */
+  page?: string;
   now?: Date;
 }
 
@@ -45,7 +47,7 @@ export function buildRoutine(entries: readonly ActivityEntry[], o: BuildOptions)
     ...(o.description ? { description: o.description } : {}),
     createdAt: (o.now ?? new Date()).toISOString(),
     ...(o.from ? { from: o.from } : {}),
-    target: targetOf(done),
+    ...targetOf(done, o.page),
     inputs: inputs.list(),
     steps,
   };
@@ -58,7 +60,7 @@ function stepOf(e: ActivityEntry, n: number, inputs: Inputs): RoutineStep {
   }
   const p = e.params ?? {};
   const out = e.outcome ?? {};
-  const { target: _t, ref: _r, x: _x, y: _y, node: _n, text: _text, field: _f, index: _i, after: _a, ...rest } = p;
+  const { target: _t, ref: _r, x: _x, y: _y, node: _n, text: _text, field: _f, index: _i, after: _a, toNode: _tn, toX: _tx, toY: _ty, ...rest } = p;
   const note = e.message ? e.message.slice(0, 500) : undefined;
   const expectUrl = out.navigated ? { url: pageOf(out.navigated.url) } : undefined;
   const base = { kind, ...(note ? { note } : {}) };
@@ -85,7 +87,13 @@ function stepOf(e: ActivityEntry, n: number, inputs: Inputs): RoutineStep {
     case 'launch_app':
       return { ...base, params: rest, ...(expectUrl ? { expect: expectUrl } : {}) };
     case 'navigate':
+    case 'handle_dialog':
       return { ...base, params: rest, ...(expectUrl ? { expect: expectUrl } : {}) };
+    case 'drag': {
+      // Both ends by what the source said they were: the element dragged and the one dropped on.
+      if (!out.drop?.name) throw new SightlineError('UNSUPPORTED', `Action ${e.id} (drag) dropped on a point the log names no element for.`, 'Drag onto an element (toNode) in the run you save, so the routine can find the drop again.');
+      return { ...base, aim: elementAim(out.hit, e, 'control'), to: { ...(out.drop.role ? { role: out.drop.role } : {}), name: out.drop.name, purpose: 'control' }, params: rest, ...(expectUrl ? { expect: expectUrl } : {}) };
+    }
     default: {
       // click, hover, select_option, set_checked: the element by the text aimed at, else by what was hit.
       const aim = p.text !== undefined ? textAim(String(p.text), out.hit) : elementAim(out.hit, e, 'control');
@@ -117,22 +125,24 @@ function elementAim(el: ElementDescription | undefined, e: ActivityEntry, purpos
 }
 
 /** The routine's target as the allowlist judges it: a tab's origin, a window's app, a device's package in front. */
-function targetOf(entries: readonly ActivityEntry[]): RoutineTarget {
+function targetOf(entries: readonly ActivityEntry[], page: string | undefined): { target: RoutineTarget; start?: string } {
   const first = entries[0]!;
   const source = first.source ?? first.target?.split(':')[0];
   if (source === 'browser') {
     const nav = entries.find((e) => e.tool === 'navigate' && typeof e.params?.url === 'string');
-    const url = entries.map((e) => e.targetLabel?.document).find((d) => d && /^https?:/.test(d)) ?? (nav?.params?.url as string | undefined);
+    const url = page ?? entries.map((e) => e.targetLabel?.document).find((d) => d && /^https?:/.test(d)) ?? (nav?.params?.url as string | undefined);
     const origin = url ? originOf(url) : undefined;
     if (!origin) throw new SightlineError('UNSUPPORTED', `The log does not say which page ${first.target} showed.`, 'Capture the tab once before acting, so its page is recorded.');
-    return { source: 'browser', origin };
+    // A routine that opens its page itself starts there; otherwise on the page its first action was on.
+    const start = first.tool === 'navigate' ? undefined : page ?? first.targetLabel?.document;
+    return { target: { source: 'browser', origin }, ...(start && originOf(start) ? { start: pageOf(start) } : {}) };
   }
   // A run that starts by launching an app acts on that app, whatever was in front before it.
   const launched = source === 'android' && first.tool === 'launch_app' && typeof first.params?.package === 'string' ? first.params.package : undefined;
   const app = launched ?? first.targetLabel?.app;
   if (!app) throw new SightlineError('UNSUPPORTED', `The log does not say which app ${first.target} showed.`, 'Capture the target once before acting, so its app is recorded.');
-  if (source === 'android') return { source: 'android', package: app };
-  if (source === 'desktop') return { source: 'desktop', app };
+  if (source === 'android') return { target: { source: 'android', package: app } };
+  if (source === 'desktop') return { target: { source: 'desktop', app } };
   throw new SightlineError('UNSUPPORTED', `A routine cannot act on ${source ?? 'this'} targets.`, 'Routines replay browser, desktop and Android actions.');
 }
 

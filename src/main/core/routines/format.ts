@@ -50,18 +50,20 @@ export const stepExpect = z
 export type StepExpect = z.infer<typeof stepExpect>;
 
 /** The kinds a routine replays: each is the tool a live agent calls, with the same arguments. */
-export const STEP_KINDS = ['click', 'type_text', 'press_key', 'navigate', 'fill_form', 'select_option', 'set_checked', 'hover', 'launch_app'] as const;
+export const STEP_KINDS = ['click', 'type_text', 'press_key', 'navigate', 'fill_form', 'select_option', 'set_checked', 'hover', 'drag', 'handle_dialog', 'launch_app'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 /** Where a recording acted, which a replay finds again by what the element is. */
-const AIMED_ANEW = ['target', 'ref', 'x', 'y', 'node', 'index'];
+const AIMED_ANEW = ['target', 'ref', 'x', 'y', 'node', 'index', 'toNode', 'toX', 'toY'];
 
 export const routineStep = z
   .object({
     kind: z.enum(STEP_KINDS),
     aim: stepAim.optional(),
+    /** Where a drag drops: the element found again by what it is, as the aim is. */
+    to: stepAim.optional(),
     /** The tool's other arguments (no target, node, x, y or ref: those are found at replay); a value may be an input. */
-    params: z.record(z.string(), z.unknown()).refine((p) => !AIMED_ANEW.some((k) => k in p), { message: 'a step names no target, ref, x, y, node or index: replay finds them anew' }),
+    params: z.record(z.string(), z.unknown()).refine((p) => !AIMED_ANEW.some((k) => k in p), { message: 'a step names no target, ref, x, y, node, index or drop point: replay finds them anew' }),
     expect: stepExpect.optional(),
     /** What the step did when it was recorded, for the person reading the file. */
     note: z.string().max(500).optional(),
@@ -92,6 +94,8 @@ export const routineSchema = z
     /** Where it was recorded: a run id, or a range of activity-log entries. */
     from: z.object({ run: z.string().optional(), actions: z.tuple([z.int(), z.int()]).optional() }).strict().optional(),
     target: routineTarget,
+    /** The page its first step acted on (origin and path): where a copy of the run, a Playwright test say, starts. */
+    start: z.string().min(1).max(8192).optional(),
     inputs: z.array(routineInput).max(100),
     steps: z.array(routineStep).min(1).max(500),
   })

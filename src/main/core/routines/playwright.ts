@@ -20,11 +20,25 @@ export function toPlaywright(r: Routine): string {
   if (r.inputs.some((i) => i.default === undefined)) {
     lines.push('', 'function required(name: string): string {', '  const v = process.env[name];', '  if (v === undefined) throw new Error(`Set ${name}: the routine needs it.`);', '  return v;', '}');
   }
+  if (r.steps.some((s) => s.kind === 'fill_form' && (s.params.fields as { value: unknown }[]).some((f) => typeof f.value === 'string' || isInputRef(f.value)))) {
+    lines[1] = `import { test, expect, type Locator } from '@playwright/test';`;
+    lines.push(
+      '',
+      '/** A form field as fill_form fills it: a drop-down by the label of its option, anything else by its text. */',
+      'async function fillField(field: Locator, value: string): Promise<void> {',
+      '  if (await field.evaluate((e) => e instanceof HTMLSelectElement)) await field.selectOption({ label: value });',
+      '  else await field.fill(value);',
+      '}',
+    );
+  }
   lines.push('', `test(${q(r.description ?? r.name)}, async ({ page }) => {`);
-  // The routine acts on a tab already at its origin: the test opens it first unless it navigates at once.
-  if (r.steps[0]?.kind !== 'navigate') lines.push(`  await page.goto(${q(`${r.target.origin}/`)}); // the page the routine starts on: adjust`);
+  // The routine acts on a tab already at its page: the test opens it first unless it navigates at once.
+  if (r.steps[0]?.kind !== 'navigate') lines.push(r.start ? `  await page.goto(${q(r.start)});` : `  await page.goto(${q(`${r.target.origin}/`)}); // the page the routine starts on: adjust`);
   r.steps.forEach((s, i) => {
     lines.push(`  // step ${i + 1}: ${s.kind}`);
+    // Playwright answers a dialog from a handler set before the action that opens it.
+    const next = r.steps[i + 1];
+    if (next?.kind === 'handle_dialog') lines.push(`  page.once('dialog', (d) => d.${next.params.accept ? `accept(${typeof next.params.promptText === 'string' ? q(next.params.promptText) : ''})` : 'dismiss()'});`);
     for (const l of stepLines(s)) lines.push(`  ${l}`);
     if (s.expect?.url) lines.push(`  await expect(page).toHaveURL(new RegExp(${q(`^${escapeRegex(s.expect.url)}`)}));`);
   });
@@ -49,7 +63,10 @@ function stepLines(s: RoutineStep): string[] {
     case 'fill_form':
       return (p.fields as { label: string; value: unknown }[]).map((f) => {
         const at = `page.getByLabel(${q(f.label)}, { exact: true })`;
-        return typeof f.value === 'boolean' ? `await ${at}.setChecked(${String(f.value)});` : `await ${at}.fill(${value(f.value)});`;
+        if (typeof f.value === 'boolean') return `await ${at}.setChecked(${String(f.value)});`;
+        // A list is the files a file input was given; text is typed, or is the label of the option chosen.
+        if (Array.isArray(f.value)) return `await ${at}.setInputFiles([${f.value.map(value).join(', ')}]);`;
+        return `await fillField(${at}, ${value(f.value)});`;
       });
     case 'select_option': {
       const chosen = p.label ?? p.value;
@@ -59,6 +76,10 @@ function stepLines(s: RoutineStep): string[] {
       return [`await ${locator(s.aim!)}.setChecked(${String(p.checked)});`];
     case 'hover':
       return [`await ${locator(s.aim!)}.hover();`];
+    case 'drag':
+      return [`await ${locator(s.aim!)}.dragTo(${locator(s.to!)});`];
+    case 'handle_dialog':
+      return ['// answered by the handler set before the step that opened it'];
     case 'launch_app':
       return [`// launch_app ${String(p.package)}: an Android step, with nothing to do in a page`];
     case 'click': {

@@ -109,12 +109,19 @@ export async function replay(r: Routine, d: ReplayDeps, o: ReplayOptions): Promi
       // Read by OCR: the tool aims by the same words again, and refuses (AMBIGUOUS_TEXT) rather than guess.
       else args[step.aim.purpose === 'field' ? 'field' : 'text'] = found.text;
     }
+    if (step.to) {
+      const drop = await findElement(d, target, step, step.to, timeoutMs, pollMs);
+      if ('diverged' in drop) await diverge(`to drop on ${drop.expected}`, drop.diverged);
+      else if ('node' in drop) args.toNode = drop.node;
+    }
     let result: Record<string, unknown>;
     try {
       result = await d.call(step.kind, args);
     } catch (e) {
       // A form field the page no longer names (or names twice) is the page differing, like an element; the gate's refusals are not.
       if (isSightlineError(e) && (e.code === 'NODE_NOT_FOUND' || e.code === 'AMBIGUOUS_TEXT')) await diverge(step.kind === 'fill_form' ? 'each field by its label' : 'the element', `${e.code}: ${e.message}`);
+      // The dialog the recording answered did not open: nothing was answered.
+      if (isSightlineError(e) && step.kind === 'handle_dialog' && e.code === 'INVALID_ARGUMENT') await diverge('a dialog open', e.message);
       throw e;
     }
     await checkOutcome(d, step, result, target, timeoutMs, pollMs, diverge);
@@ -273,8 +280,10 @@ export function describeStep(s: RoutineStep): string {
       return `launch_app ${String(p.package)}`;
     case 'fill_form':
       return `fill_form (${Array.isArray(p.fields) ? p.fields.length : 0} fields)`;
+    case 'handle_dialog':
+      return `${p.accept ? 'accept' : 'dismiss'} the dialog`;
     default:
-      return s.aim ? `${s.kind} ${aimText(s.aim)}` : s.kind;
+      return s.aim ? `${s.kind} ${aimText(s.aim)}${s.to ? ` onto ${aimText(s.to)}` : ''}` : s.kind;
   }
 }
 

@@ -53,7 +53,9 @@ export class Routines {
   save(req: SaveRequest): { routine: Routine; path: string } {
     if (!ROUTINE_NAME.test(req.name)) throw new SightlineError('INVALID_ARGUMENT', `"${req.name}" is not a routine name.`, 'Use letters, digits, "_", "-" and ".", starting with a letter or digit (at most 64).');
     const entries = entriesFor(this.#d.activity, req);
+    const page = pageBefore(this.#d.activity, entries[0]!);
     const routine = buildRoutine(entries, {
+      ...(page ? { page } : {}),
       name: req.name,
       ...(req.description ? { description: req.description } : {}),
       from: req.runId !== undefined ? { run: req.runId } : { actions: [entries[0]!.id, entries.at(-1)!.id] },
@@ -203,6 +205,23 @@ function chosen(activity: RoutinesDeps['activity'], req: SaveRequest, ids: reado
 /** Oldest first. */
 function oldestFirst(entries: ActivityEntry[]): ActivityEntry[] {
   return [...entries].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The page a browser tab showed before `first`: where the newest earlier action on it led (a
+ * navigation, a click that loaded a page), unless `first` aimed at a frame taken since then (a
+ * capture, which the log does not list), whose label names the page as it was then. The label of
+ * a frame taken before that navigation names the page it left.
+ */
+function pageBefore(activity: RoutinesDeps['activity'], first: ActivityEntry): string | undefined {
+  if (!first.target?.startsWith('browser:')) return undefined;
+  const earlier = activity.list({ target: first.target, before: first.id, limit: 50 }).sort((a, b) => b.id - a.id);
+  const nav = earlier.find((e) => e.result === 'ok' && e.outcome?.navigated);
+  if (!nav) return undefined;
+  const framesSince = new Set(earlier.filter((e) => e.id >= nav.id).map((e) => e.frameRef));
+  const label = first.targetLabel?.document;
+  if (first.frameRef && !framesSince.has(first.frameRef) && label && /^https?:/.test(label)) return label;
+  return nav.outcome!.navigated!.url;
 }
 
 /** The entries a save request names, oldest first. */
