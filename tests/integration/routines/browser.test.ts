@@ -119,6 +119,14 @@ describe('a browser routine', () => {
     expect((await pageState()).path).toBe('/routines/done.html');
   });
 
+  it('finds a control moved below the fold: the tree of the page names it, and acting on it scrolls it into view', async () => {
+    await goto('below.html', [900, 600]);
+    expect(await evalIn<boolean>(c, 'document.getElementById("place").getBoundingClientRect().top > innerHeight')).toBe(true);
+    await ok('run_routine', { name: 'order', inputs: { password: PASSWORD } });
+    const st = await pageState();
+    expect(st.path).toBe('/routines/done.html');
+  });
+
   it('stops at the button whose label changed: ROUTINE_DIVERGED names the step, what it expected and saw, and nothing is clicked', { timeout: 30_000 }, async () => {
     await goto('relabelled.html');
     const r = await h.call('run_routine', { name: 'order', inputs: { password: PASSWORD } });

@@ -11,6 +11,7 @@
  */
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
 import type { ScreenTextPort, Session, TargetsPort } from '../ports.ts';
+import type { UiNode } from '../../../shared/frame.ts';
 import type { TextItem } from '../sources/source.ts';
 import { matchItem } from '../text/items.ts';
 import { findText, type TextMatch } from '../text/match.ts';
@@ -171,13 +172,39 @@ async function findElement(d: ReplayDeps, target: string, step: RoutineStep, aim
       if (words.length === 1) return { text: aim.name };
       if (words.length > 1) return { expected, diverged: `${words.length} places read by OCR: ${words.slice(0, 5).map((m) => `"${short(m.text)}" at (${Math.round(m.center.x)}, ${Math.round(m.center.y)})`).join(', ')}` };
     } else {
-      const found = matches(read.items, aim);
+      let found = matches(read.items, aim);
+      if (!found.length) found = await belowTheFold(d, target, aim);
       if (found.length === 1) return { node: found[0]!.node! };
       if (found.length > 1) return { expected, diverged: `${found.length} places: ${found.slice(0, 5).map((i) => `${i.role ?? 'element'} "${short(i.label ?? i.text)}" (node ${i.node})`).join(', ')}` };
     }
     if (performance.now() >= deadline) return { expected, diverged: `none after ${timeoutMs} ms${nearby(read.items, aim)}` };
     await sleep(pollMs, d.signal);
   }
+}
+
+/** Roles of controls that take typed text, as the trees name them (ARIA, AT-SPI, Android classes). */
+const FIELD_ROLE = /^(textbox|searchbox|combobox|spinbutton|entry|text|password text)$|EditText$/i;
+
+/**
+ * The aimed element among the nodes the target does not show now (a control moved below the
+ * fold): the text read is what is in view, the tree is the whole page. Acting on such a node by
+ * its id scrolls it into view first. None when the target has no tree.
+ */
+async function belowTheFold(d: ReplayDeps, target: string, aim: StepAim): Promise<TextItem[]> {
+  let nodes: UiNode[];
+  try {
+    nodes = ((await d.call('get_ui_tree', { target, query: aim.name.slice(0, 200), maxNodes: 50 })).nodes as UiNode[] | undefined) ?? [];
+  } catch (e) {
+    if (isSightlineError(e) && e.code !== 'CANCELLED') return [];
+    throw e;
+  }
+  const items = nodes
+    .filter((n) => n.inViewport === false && n.name)
+    .map((n): TextItem => {
+      const field = FIELD_ROLE.test(n.role);
+      return { text: n.name, node: n.id, role: n.role, bounds: n.bounds, confidence: 1, editable: field, takesValue: field || n.value !== undefined, actionable: n.clickable !== false };
+    });
+  return matches(items, aim);
 }
 
 /** Where OCR read the aim's name as whole words, exactly (a misread is not the element: the replay stops instead). */
