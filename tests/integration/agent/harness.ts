@@ -53,12 +53,18 @@ export function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** Newest run folder under <dataDir>/runs. */
-function newestRun(dataDir: string): string | undefined {
+function runNames(dataDir: string): string[] {
   const runs = join(dataDir, 'runs');
-  if (!existsSync(runs)) return undefined;
-  const names = readdirSync(runs).sort();
-  return names.length ? join(runs, names.at(-1)!) : undefined;
+  return existsSync(runs) ? readdirSync(runs).sort() : [];
+}
+
+/**
+ * The run folder this agent made under <dataDir>/runs: the one that was not there before it.
+ * (Names sort by the second they started, then a random suffix: two runs in one second sort either way.)
+ */
+function newRun(dataDir: string, before: ReadonlySet<string>): string | undefined {
+  const made = runNames(dataDir).filter((n) => !before.has(n));
+  return made.length ? join(dataDir, 'runs', made.at(-1)!) : undefined;
 }
 
 export interface AgentOptions {
@@ -72,6 +78,7 @@ export interface AgentOptions {
 export async function runAgent(args: string[], o: AgentOptions): Promise<AgentRun> {
   const env: Record<string, string | undefined> = { ...process.env, ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ...o.env };
   const t0 = Date.now();
+  const before = new Set(runNames(o.dataDir));
   const proc = spawn(process.execPath, [BIN, 'agent', '--data-dir', o.dataDir, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   o.onSpawn?.(proc);
   let stdout = '';
@@ -89,7 +96,7 @@ export async function runAgent(args: string[], o: AgentOptions): Promise<AgentRu
     });
   });
   const outIdx = args.indexOf('--out');
-  const dir = outIdx >= 0 ? args[outIdx + 1] : newestRun(o.dataDir);
+  const dir = outIdx >= 0 ? args[outIdx + 1] : newRun(o.dataDir, before);
   const runFile = dir ? join(dir, 'run.json') : undefined;
   const run = runFile && existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as RunJson) : undefined;
   return { code, stdout, stderr, ms: Date.now() - t0, ...(dir ? { dir } : {}), ...(run ? { run } : {}), files: dir ? listFiles(dir) : [] };
