@@ -62,7 +62,11 @@ export async function runReplay(argv: string[], dataDir: string, io: ReplayIo): 
       { inputs, ...(values.target ? { target: values.target } : {}), ...(timeout ? { stepTimeoutMs: timeout } : {}) },
     );
     if (values.json) io.stdout.write(`${JSON.stringify({ ok: true, ...report }, null, 2)}\n`);
-    else io.stdout.write(`Routine "${report.routine}" done on ${report.target}: ${report.steps.length} steps in ${report.ms} ms (run ${report.runId}).\n`);
+    else {
+      io.stdout.write(`Routine "${report.routine}" done on ${report.target}: ${report.steps.length} steps in ${report.ms} ms (run ${report.runId}).\n`);
+      // What it read goes to stdout as lines of its own, for a script to take.
+      for (const o of report.outputs) io.stdout.write(`Step ${o.step}, ${o.what}:\n${o.lines.map((l) => `  ${l}\n`).join('')}`);
+    }
     return 0;
   } catch (e) {
     if (values.json) {

@@ -91,6 +91,8 @@ export interface RoutineRunResult {
   done: number;
   total: number;
   target?: string;
+  /** What its reads saw (a text found, a tree query), step by step. */
+  outputs?: { step: number; what: string; lines: string[] }[];
   stop?: {
     code: ErrorCode;
     message: string;

@@ -199,7 +199,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     history,
     activity: catalog.activity,
     runs: new AgentRuns(join(dataDir, 'runs')),
-    routines: new Routines({ dataDir, activity: catalog.activity }),
+    routines: new Routines({ dataDir, activity: catalog.activity, reads: catalog.reads }),
     text,
     ocr: options.ocr ?? ocr,
     search,

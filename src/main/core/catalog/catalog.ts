@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ActivityLog } from './activity.ts';
+import { ReadsLog } from './reads.ts';
 import { ArchiveRows } from './archive.ts';
 import type { CatalogContext } from './context.ts';
 import { FRAMES_DIR, FileStore } from './files.ts';
@@ -36,6 +37,8 @@ export class Catalog extends EventEmitter<CatalogEvents> {
   readonly archive: ArchiveRows;
   readonly retention: Retention;
   readonly activity: ActivityLog;
+  /** What agents read between actions, for routines (reads.ts). */
+  readonly reads: ReadsLog;
   readonly text: FrameTextStore;
   readonly #db: Database.Database;
   #closed = false;
@@ -86,6 +89,7 @@ export class Catalog extends EventEmitter<CatalogEvents> {
     this.archive = new ArchiveRows(context, this.frames);
     this.retention = new Retention(context, this.frames);
     this.activity = new ActivityLog(context);
+    this.reads = new ReadsLog(context);
     this.text = new FrameTextStore(context);
     // Deleted frames took their text with them (a trigger): count again when next asked.
     this.on('frames-deleted', () => this.text.invalidateCount());

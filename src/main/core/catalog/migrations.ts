@@ -212,6 +212,27 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE activity ADD COLUMN outcome TEXT;
     `,
   },
+  {
+    version: 13,
+    name: 'what an agent read between its actions',
+    up: `
+      -- A text found, a tree query, a wait: not actions, so not in the activity log, but what a
+      -- routine saved from the run waits for and reads back. after_action is the newest activity
+      -- entry when the read was made: the action it followed.
+      CREATE TABLE reads (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        target TEXT NOT NULL,
+        params TEXT NOT NULL,
+        client TEXT,
+        session TEXT,
+        run_id TEXT,
+        after_action INTEGER NOT NULL
+      );
+      CREATE INDEX reads_after_action ON reads (after_action);
+    `,
+  },
 ];
 
 /** The linked SQLite is at least version `want` ([major, minor, patch]). */

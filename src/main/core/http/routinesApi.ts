@@ -96,7 +96,7 @@ export async function runRoutine(s: RoutineServices, name: string, body: { input
       { inputs: body.inputs ?? {}, ...(body.stepTimeoutMs ? { stepTimeoutMs: body.stepTimeoutMs } : {}) },
     );
     tell('done', true);
-    return { routine: routine.name, runId: report.runId, status: 'done', ms: report.ms, done: report.steps.length, total: routine.steps.length, target: report.target };
+    return { routine: routine.name, runId: report.runId, status: 'done', ms: report.ms, done: report.steps.length, total: routine.steps.length, target: report.target, ...(report.outputs.length ? { outputs: report.outputs } : {}) };
   } catch (e) {
     if (runId) tell('stopped', true);
     if (!runId || !isSightlineError(e)) throw e;

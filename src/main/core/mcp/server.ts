@@ -168,6 +168,13 @@ export class ToolCaller {
     return parsed.data as Record<string, unknown>;
   }
 
+  /** Run `o` with `args` checked; a read a routine saved from this run can replay (a wait, a text found, a tree query) is kept. */
+  async handle(o: Offered, ctx: ToolContext, args: Record<string, unknown>, res: ToolResponse): Promise<void> {
+    const valid = this.validated(o, args);
+    await o.tool.handle(ctx, valid, res);
+    if (o.tool.annotations?.readOnlyHint) this.#services.routines.noteRead(o.tool.name, valid, { client: ctx.client, session: ctx.session.id, ...(ctx.run ? { run: ctx.run.id } : {}) });
+  }
+
   /** A tool's context for one call; its `call` runs other tools with the same facts. */
   context(facts: CallFacts): ToolContext {
     const s = this.#services;
@@ -185,7 +192,7 @@ export class ToolCaller {
         const inner = this.#byName.get(name);
         if (!inner || !this.#usable(inner)) throw new SightlineError('UNSUPPORTED', `${name} is not offered now.`, 'Check sightline://health: its source may be disabled or unavailable.');
         const res = new ToolResponse();
-        await inner.tool.handle(this.context({ ...facts, ...(run ? { run } : {}), progress: () => undefined }), this.validated(inner, args), res);
+        await this.handle(inner, this.context({ ...facts, ...(run ? { run } : {}), progress: () => undefined }), args, res);
         return res.toResult().structuredContent ?? {};
       },
     };
@@ -246,7 +253,7 @@ export function createMcpServer(services: McpServices, options: { log?: (line: s
         },
       });
       const res = new ToolResponse();
-      await o.tool.handle(ctx, tools.validated(o, request.params.arguments ?? {}), res);
+      await tools.handle(o, ctx, request.params.arguments ?? {}, res);
       return res.toResult();
     } catch (e) {
       const result = errorResult(e);

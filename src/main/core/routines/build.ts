@@ -7,7 +7,9 @@
  */
 import type { ActivityEntry, ElementDescription } from '../../../shared/activity.ts';
 import { SightlineError } from '../../../shared/errors.ts';
+import type { ReadEntry } from '../catalog/reads.ts';
 import { fold } from '../text/match.ts';
+import { withReads } from './reads.ts';
 import { ROUTINE_FORMAT, ROUTINE_VERSION, STEP_KINDS, type Routine, type RoutineInput, type RoutineStep, type RoutineTarget, type StepAim, type StepKind } from './format.ts';
 
 /** Actions left out of a routine: replay brings each element into view itself. */
@@ -24,10 +26,12 @@ export interface BuildOptions {
   description?: string;
   /** Where the entries came from, for the file's `from`. */
   from: Routine['from'];
-  /** Step number (1-based) → input name: that step's typed text becomes an input, the recorded text its default. */
+  /** Action number (1-based, among those kept) → input name: its typed text becomes an input, the recorded text its default. */
   inputs?: Readonly<Record<string, number>>;
   /** The page the first action acted on, when the log knows it from before the entries (the navigation that opened it). */
   page?: string;
+  /** What the run read after the entries' actions (the catalog's reads): waits and its last reads become steps. */
+  reads?: readonly ReadEntry[];
   now?: Date;
 }
 
@@ -38,8 +42,9 @@ export function buildRoutine(entries: readonly ActivityEntry[], o: BuildOptions)
   const targets = new Set(done.map((e) => e.target));
   if (targets.size > 1) throw new SightlineError('UNSUPPORTED', `Those actions act on ${targets.size} targets (${[...targets].join(', ')}); a routine acts on one.`, 'Save the actions on each target as a routine of its own (fromAction/toAction).');
   const inputs = new Inputs();
-  const steps = done.map((e, i) => stepOf(e, i + 1, inputs));
-  for (const [name, n] of Object.entries(o.inputs ?? {})) inputs.choose(name, steps[n - 1], n);
+  const acts = done.map((e, i) => stepOf(e, i + 1, inputs));
+  for (const [name, n] of Object.entries(o.inputs ?? {})) inputs.choose(name, acts[n - 1], n);
+  const steps = withReads(done, acts, o.reads ?? []);
   return {
     format: ROUTINE_FORMAT,
     version: ROUTINE_VERSION,

@@ -50,7 +50,7 @@ export const stepExpect = z
 export type StepExpect = z.infer<typeof stepExpect>;
 
 /** The kinds a routine replays: each is the tool a live agent calls, with the same arguments. */
-export const STEP_KINDS = ['click', 'type_text', 'press_key', 'navigate', 'fill_form', 'select_option', 'set_checked', 'hover', 'drag', 'handle_dialog', 'launch_app'] as const;
+export const STEP_KINDS = ['click', 'type_text', 'press_key', 'navigate', 'fill_form', 'select_option', 'set_checked', 'hover', 'drag', 'handle_dialog', 'launch_app', 'wait_for', 'find_text', 'get_ui_tree'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 /** Where a recording acted, which a replay finds again by what the element is. */

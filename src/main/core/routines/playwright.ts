@@ -4,6 +4,7 @@
  * are read from the environment (`ROUTINE_<NAME>`); a secret has no default in the file.
  */
 import { SightlineError } from '../../../shared/errors.ts';
+import { describeRead } from './reads.ts';
 import { isInputRef, type Routine, type RoutineStep, type StepAim } from './format.ts';
 
 export function toPlaywright(r: Routine): string {
@@ -80,6 +81,14 @@ function stepLines(s: RoutineStep): string[] {
       return [`await ${locator(s.aim!)}.dragTo(${locator(s.to!)});`];
     case 'handle_dialog':
       return ['// answered by the handler set before the step that opened it'];
+    case 'wait_for':
+      if (s.params.networkIdle) return [`await page.waitForLoadState('networkidle');`];
+      if (typeof p.text !== 'string') return [`// ${describeRead(s)}: a tree query, with no Playwright locator to match it`];
+      return [p.gone ? `await expect(page.getByText(${q(p.text)})).toHaveCount(0);` : `await expect(page.getByText(${q(p.text)}).first()).toBeVisible();`];
+    case 'find_text':
+      return [`await expect(page.getByText(${p.regex ? `new RegExp(${q(String(p.text))})` : q(String(p.text))}).first()).toBeVisible();`];
+    case 'get_ui_tree':
+      return [`// ${describeRead(s)}: what the routine hands back, nothing to check`];
     case 'launch_app':
       return [`// launch_app ${String(p.package)}: an Android step, with nothing to do in a page`];
     case 'click': {

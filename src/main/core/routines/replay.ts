@@ -16,6 +16,7 @@ import type { TextItem } from '../sources/source.ts';
 import { matchItem } from '../text/items.ts';
 import { findText, type TextMatch } from '../text/match.ts';
 import { bare, originOf, pageOf } from './build.ts';
+import { READ_KINDS, describeRead, readBack, readTarget } from './reads.ts';
 import { inputsNamed, withInputs, type Routine, type RoutineStep, type StepAim } from './format.ts';
 
 export interface ReplayDeps {
@@ -51,6 +52,8 @@ export interface ReplayReport {
   routine: string;
   target: string;
   steps: StepReport[];
+  /** What the routine's reads saw (a text found, a tree query), step by step. */
+  outputs: { step: number; what: string; lines: string[] }[];
   ms: number;
 }
 
@@ -92,6 +95,7 @@ export async function replay(r: Routine, d: ReplayDeps, o: ReplayOptions): Promi
   const timeoutMs = o.stepTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const pollMs = o.pollMs ?? 200;
   const steps: StepReport[] = [];
+  const outputs: ReplayReport['outputs'] = [];
   for (const [i, step] of r.steps.entries()) {
     const n = i + 1;
     d.signal.throwIfAborted();
@@ -123,13 +127,17 @@ export async function replay(r: Routine, d: ReplayDeps, o: ReplayOptions): Promi
       if (isSightlineError(e) && (e.code === 'NODE_NOT_FOUND' || e.code === 'AMBIGUOUS_TEXT')) await diverge(step.kind === 'fill_form' ? 'each field by its label' : 'the element', `${e.code}: ${e.message}`);
       // The dialog the recording answered did not open: nothing was answered.
       if (isSightlineError(e) && step.kind === 'handle_dialog' && e.code === 'INVALID_ARGUMENT') await diverge('a dialog open', e.message);
+      if (isSightlineError(e) && step.kind === 'wait_for' && e.code === 'TIMEOUT') await diverge(readTarget(step), e.message);
       throw e;
     }
+    const seen = (READ_KINDS as readonly string[]).includes(step.kind) ? readBack(step, result) : [];
+    if (!seen) await diverge(readTarget(step), 'none');
+    else if (seen.length) outputs.push({ step: n, what: describeRead(step), lines: seen });
     await checkOutcome(d, step, result, target, timeoutMs, pollMs, diverge);
     steps.push({ step: n, kind: step.kind, ...(step.aim ? { aim: aimText(step.aim) } : {}), ok: true, ms: Math.round(performance.now() - t0), result: facts(result) });
   }
   d.progress?.({ label: `${r.name}: ${r.steps.length} steps done`, done: r.steps.length, total: r.steps.length });
-  return { routine: r.name, target, steps, ms: Math.round(performance.now() - started) };
+  return { routine: r.name, target, steps, outputs, ms: Math.round(performance.now() - started) };
 }
 
 /** The one target the routine names: a tab showing its origin, a window of its app, a device with its package in front. */
@@ -305,6 +313,10 @@ export function describeStep(s: RoutineStep): string {
       return `press ${String(p.key)}`;
     case 'launch_app':
       return `launch_app ${String(p.package)}`;
+    case 'wait_for':
+    case 'find_text':
+    case 'get_ui_tree':
+      return describeRead(s);
     case 'fill_form':
       return `fill_form (${Array.isArray(p.fields) ? p.fields.length : 0} fields)`;
     case 'handle_dialog':

@@ -8,7 +8,9 @@ import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActivityEntry, ActivityQuery } from '../../../shared/activity.ts';
 import { SightlineError, isSightlineError } from '../../../shared/errors.ts';
+import type { ReadsLog } from '../catalog/reads.ts';
 import { buildRoutine } from './build.ts';
+import { readParams } from './reads.ts';
 import { ROUTINE_NAME, type Routine } from './format.ts';
 import { replay, describeStep, resolveInputs, type ReplayDeps, type ReplayOptions, type ReplayReport } from './replay.ts';
 import { RoutineStore, readRoutine, type RoutineSummary } from './store.ts';
@@ -39,6 +41,8 @@ export interface SaveRequest {
 export interface RoutinesDeps {
   dataDir: string;
   activity: { list(q: ActivityQuery): ActivityEntry[] };
+  /** What agents read between actions (waits, texts found, tree queries). */
+  reads?: Pick<ReadsLog, 'add' | 'following'>;
 }
 
 export class Routines {
@@ -54,14 +58,30 @@ export class Routines {
     if (!ROUTINE_NAME.test(req.name)) throw new SightlineError('INVALID_ARGUMENT', `"${req.name}" is not a routine name.`, 'Use letters, digits, "_", "-" and ".", starting with a letter or digit (at most 64).');
     const entries = entriesFor(this.#d.activity, req);
     const page = pageBefore(this.#d.activity, entries[0]!);
+    const reads = this.#d.reads?.following(entries.map((e) => e.id)) ?? [];
     const routine = buildRoutine(entries, {
       ...(page ? { page } : {}),
+      reads,
       name: req.name,
       ...(req.description ? { description: req.description } : {}),
       from: req.runId !== undefined ? { run: req.runId } : { actions: [entries[0]!.id, entries.at(-1)!.id] },
       ...(req.inputs ? { inputs: req.inputs } : {}),
     });
     return { routine, path: this.store.save(routine, req.replace === true) };
+  }
+
+  /**
+   * Keep a read a routine saved from this run can replay: a wait, a text found on a target, a
+   * tree query. A read that cannot be kept never fails the tool that made it.
+   */
+  noteRead(tool: string, args: Readonly<Record<string, unknown>>, by: { client?: string; session?: string; run?: string }): void {
+    const params = readParams(tool, args);
+    if (!params || typeof args.target !== 'string' || !this.#d.reads) return;
+    try {
+      this.#d.reads.add({ at: new Date().toISOString(), tool, target: args.target, params, ...by });
+    } catch {
+      // A routine saved later lacks this read; the agent's answer does not.
+    }
   }
 
   list(): RoutineSummary[] {

@@ -60,7 +60,14 @@ const runRoutine = defineTool({
     name: nameField,
     inputs: z.record(z.string().max(64), z.string().max(10_000)).optional(),
   },
-  output: z.object({ routine: z.string(), runId: z.string(), target: z.string(), ms: z.number(), steps: z.array(z.object({ step: z.number(), kind: z.string(), aim: z.string().optional(), ok: z.boolean(), ms: z.number() })) }),
+  output: z.object({
+    routine: z.string(),
+    runId: z.string(),
+    target: z.string(),
+    ms: z.number(),
+    steps: z.array(z.object({ step: z.number(), kind: z.string(), aim: z.string().optional(), ok: z.boolean(), ms: z.number() })),
+    outputs: z.array(z.object({ step: z.number(), what: z.string(), lines: z.array(z.string()) })).describe('What the routine read (its find_text and get_ui_tree steps).'),
+  }),
   annotations: { destructiveHint: true, openWorldHint: true },
   async handle(ctx, args, res) {
     const routine = ctx.routines.load(args.name);
@@ -69,8 +76,9 @@ const runRoutine = defineTool({
       (run) => ({ call: (tool, a) => ctx.call(tool, a, run), text: ctx.text, targets: ctx.targets, session: ctx.session, signal: ctx.signal, progress: ctx.progress }),
       { inputs: args.inputs ?? {} },
     );
-    res.text(`Routine "${routine.name}" done on ${report.target}: ${report.steps.length} steps in ${report.ms} ms (run ${report.runId}).`);
-    res.structured({ routine: report.routine, runId: report.runId, target: report.target, ms: report.ms, steps: report.steps.map(({ result: _r, ...s }) => s) });
+    const read = report.outputs.map((o) => `\nStep ${o.step}, ${o.what}:\n${o.lines.map((l) => `- ${l}`).join('\n')}`).join('');
+    res.text(`Routine "${routine.name}" done on ${report.target}: ${report.steps.length} steps in ${report.ms} ms (run ${report.runId}).${read}`);
+    res.structured({ routine: report.routine, runId: report.runId, target: report.target, ms: report.ms, steps: report.steps.map(({ result: _r, ...s }) => s), outputs: report.outputs });
   },
 });
 
