@@ -16,6 +16,8 @@ export type Variant = 'fresh' | 'changed' | 'relabelled';
 
 export interface PageServer {
   url(page: string, o?: { variant?: Variant; by?: string }): string;
+  /** The variant served to a URL that names none (as a routine that opens its page itself asks for it). */
+  serve(variant: Variant): void;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export function pageHtml(page: string): string {
 }
 
 export async function servePages(): Promise<PageServer> {
+  let current: Variant = 'fresh';
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     // The search page's results come from the server a moment after the submit.
@@ -72,7 +75,8 @@ export async function servePages(): Promise<PageServer> {
       return;
     }
     const html = readFileSync(file, 'utf8');
-    const served = u.searchParams.get('changed') === '1' ? changePage(html) : u.searchParams.get('relabelled') === '1' ? relabelPage(html) : html;
+    const variant = u.searchParams.get('changed') === '1' ? 'changed' : u.searchParams.get('relabelled') === '1' ? 'relabelled' : current;
+    const served = variant === 'changed' ? changePage(html) : variant === 'relabelled' ? relabelPage(html) : html;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(served);
   });
   return new Promise((resolve) =>
@@ -80,6 +84,9 @@ export async function servePages(): Promise<PageServer> {
       const { port } = server.address() as { port: number };
       resolve({
         url: (page, o = {}) => `http://127.0.0.1:${port}/economy/${page}?by=${o.by ?? 'routine'}${o.variant && o.variant !== 'fresh' ? `&${o.variant}=1` : ''}`,
+        serve: (variant) => {
+          current = variant;
+        },
         close: () => new Promise<void>((done) => server.close(() => done())),
       });
     }),
