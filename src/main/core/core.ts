@@ -120,6 +120,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const frames = new FrameService({ catalog, sources, settings, events, log, busy });
   const ocr = new OcrService({ settings: () => settings.values().ocr });
   const text = new ScreenText({ sources, frames, ocr: options.ocr ?? ocr, mask: () => maskSpecOf(settings.values()) });
+  const redact = redactor(() => settings.values());
   const actions = new ActionGate({
     sources,
     frames,
@@ -128,7 +129,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     activity: catalog.activity,
     busy,
     warn: (line) => log(`[sightline] ${line}`),
-    redact: redactor(() => settings.values()),
+    redact,
   });
   const targets = new TargetService(sources, (listed) => {
     try {
@@ -199,7 +200,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     history,
     activity: catalog.activity,
     runs: new AgentRuns(join(dataDir, 'runs')),
-    routines: new Routines({ dataDir, activity: catalog.activity, reads: catalog.reads }),
+    routines: new Routines({ dataDir, activity: catalog.activity, reads: catalog.reads, blank: (params) => redact.params(params, {}) }),
     text,
     ocr: options.ocr ?? ocr,
     search,

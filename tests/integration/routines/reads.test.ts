@@ -83,4 +83,12 @@ describe('reads in a routine', () => {
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/^ROUTINE_DIVERGED: Step 4 \(read the text "Reserved\."\): expected the text "Reserved\."; saw none/);
   });
+
+  it('keeps the secrets a read named out of the catalog, as the activity log keeps an action\'s', async () => {
+    const key = 'sk-proj-Zq8Wm3Lp0Xv7Tn2Rb5Yc9Hd4';
+    await ok('find_text', { text: key });
+    const reads = h.core.catalog.reads.following([0, ...h.core.activity.list({ limit: 1000 }).map((e) => e.id)]);
+    expect(reads.at(-1)).toMatchObject({ tool: 'find_text', target: c.target });
+    expect(JSON.stringify(reads)).not.toContain(key);
+  });
 });

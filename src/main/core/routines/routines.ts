@@ -43,6 +43,8 @@ export interface RoutinesDeps {
   activity: { list(q: ActivityQuery): ActivityEntry[] };
   /** What agents read between actions (waits, texts found, tree queries). */
   reads?: Pick<ReadsLog, 'add' | 'following'>;
+  /** A read's arguments with the secrets the privacy settings name blanked, as the activity log keeps an action's. */
+  blank?: (params: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export class Routines {
@@ -78,7 +80,7 @@ export class Routines {
     const params = readParams(tool, args);
     if (!params || typeof args.target !== 'string' || !this.#d.reads) return;
     try {
-      this.#d.reads.add({ at: new Date().toISOString(), tool, target: args.target, params, ...by });
+      this.#d.reads.add({ at: new Date().toISOString(), tool, target: args.target, params: this.#d.blank ? this.#d.blank(params) : params, ...by });
     } catch {
       // A routine saved later lacks this read; the agent's answer does not.
     }
