@@ -157,6 +157,23 @@ describe('a browser routine', () => {
     expect(await pageState()).toEqual({ clicked: [], values: ['', ''], path: '/routines/nofield.html' });
   });
 
+  it('asks which tab when two show its origin, and replays on the one named', async () => {
+    await goto('order.html');
+    const other = await c.driver.newPage();
+    try {
+      await other.goto(c.srv.url('routines/order.html'));
+      const both = await h.call('run_routine', { name: 'order', inputs: { password: PASSWORD } });
+      expect(both.isError).toBe(true);
+      expect(textOf(both)).toMatch(/^INVALID_ARGUMENT: Routine "order" acts on a tab at http:\/\/127\.0\.0\.1:\d+, and there are 2: browser:\S+, browser:\S+\. Hint: Give the one to act on/);
+      expect((await pageState()).values).toEqual(['', '']);
+      await ok('run_routine', { name: 'order', inputs: { password: PASSWORD }, target: c.target });
+      expect((await pageState()).path).toBe('/routines/done.html');
+      expect(await other.evaluate('location.pathname')).toBe('/routines/order.html');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('acts through the same gate as an agent: paused, nothing is done', async () => {
     await goto('order.html');
     h.core.setPaused(true);

@@ -27,13 +27,13 @@ const scroll = actionTool(scrollKind, {
 
 const hover = actionTool(hoverKind, {
   title: 'Hover',
-  description: 'Move the pointer over x, y, a node or text without clicking (tooltips, hover menus).',
+  description: 'Move the pointer over x, y, a node or text without clicking (tooltips, menus).',
 });
 
 const drag = actionTool(dragKind, {
   title: 'Drag',
   description:
-    'Press at x, y, a node or text, move to toX, toY or toNode, release. Reorders lists, moves sliders.',
+    'Press at x, y, a node or text, move to toX, toY or toNode, release (reorder, slide).',
 });
 
 export default [click, typeText, pressKey, scroll, hover, drag];

@@ -13,7 +13,7 @@ const summary = z.object({ name: z.string(), description: z.string().optional(),
 const saveRoutine = defineTool({
   name: 'save_routine',
   title: 'Save a routine',
-  description: 'Save this session\'s actions (or a run\'s) as a routine; secrets become inputs.',
+  description: 'Save this session\'s actions (or a run\'s) as a routine; secrets as inputs.',
   input: {
     name: nameField,
     runId: z.string().min(1).max(100).optional(),
@@ -55,10 +55,11 @@ const listRoutines = defineTool({
 const runRoutine = defineTool({
   name: 'run_routine',
   title: 'Run a routine',
-  description: 'Replay a routine; it stops (ROUTINE_DIVERGED) where the screen differs.',
+  description: 'Replay a routine; stops (ROUTINE_DIVERGED) where the screen differs.',
   input: {
     name: nameField,
     inputs: z.record(z.string().max(64), z.string().max(10_000)).optional(),
+    target: z.string().min(1).max(512).optional(),
   },
   output: z.object({
     routine: z.string(),
@@ -74,7 +75,7 @@ const runRoutine = defineTool({
     const report = await ctx.routines.run(
       routine,
       (run) => ({ call: (tool, a) => ctx.call(tool, a, run), text: ctx.text, targets: ctx.targets, session: ctx.session, signal: ctx.signal, progress: ctx.progress }),
-      { inputs: args.inputs ?? {} },
+      { inputs: args.inputs ?? {}, ...(args.target ? { target: args.target } : {}) },
     );
     const read = report.outputs.map((o) => `\nStep ${o.step}, ${o.what}:\n${o.lines.map((l) => `- ${l}`).join('\n')}`).join('');
     res.text(`Routine "${routine.name}" done on ${report.target}: ${report.steps.length} steps in ${report.ms} ms (run ${report.runId}).${read}`);
