@@ -93,8 +93,8 @@ describe('routines over the dashboard API', () => {
       [{ name: 'order', runId: 'no/such', actions: ids }, 400, /body "runId"/],
       [{ name: 'order', runId: 'no-such-run', actions: ids }, 400, /no entry .* in run "no-such-run"/],
       [{ name: 'order', actions: [ids[0]!, 999_999] }, 400, /A routine is at most 1000 entries of the log apart/],
-      [{ name: 'order', actions: ids, inputs: { email: 2 } }, 400, /Step 2's text is already an input/],
-      [{ name: 'order', actions: ids, inputs: { email: 3 } }, 400, /Step 3 types no text/],
+      [{ name: 'order', actions: ids, inputs: { email: 2 } }, 400, /Action 2's text is already an input/],
+      [{ name: 'order', actions: ids, inputs: { email: 3 } }, 400, /Action 3 types no text/],
     ];
     for (const [body, status, message] of cases) {
       const r = await api('POST', '/routines', body);

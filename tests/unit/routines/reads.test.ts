@@ -37,6 +37,14 @@ describe('reads in a routine', () => {
     expect(parseRoutine(JSON.stringify(r), 'book.json')).toEqual(r);
   });
 
+  it('numbers an input by the step the file shows, the waits before it counted', () => {
+    const typed: ActivityEntry = { ...act(21, ''), tool: 'type_text', params: { target: 'browser:T1', field: 'Name', text: 'Ada' } };
+    const r = buildRoutine([act(20, 'Open'), typed], { name: 'who', from: { actions: [20, 21] }, inputs: { who: 2 }, reads: [read(20, 'wait_for', { text: 'Name' })] });
+    expect(r.steps.map((s) => s.kind)).toEqual(['click', 'wait_for', 'type_text']);
+    expect(r.steps[2]!.params.text).toEqual({ input: 'who' });
+    expect(r.inputs).toEqual([expect.objectContaining({ name: 'who', description: 'Typed at step 3.', default: 'Ada' })]);
+  });
+
   it('keeps what names the read, never a node, a wait by time or a whole tree', () => {
     expect(readParams('wait_for', { target: 'browser:T1', text: 'Done', timeoutMs: 10_000, index: 2 })).toEqual({ text: 'Done', timeoutMs: 10_000 });
     expect(readParams('wait_for', { target: 'browser:T1', ms: 500 })).toBeUndefined();

@@ -9,7 +9,7 @@ import type { ActivityEntry, ElementDescription } from '../../../shared/activity
 import { SightlineError } from '../../../shared/errors.ts';
 import type { ReadEntry } from '../catalog/reads.ts';
 import { fold } from '../text/match.ts';
-import { withReads } from './reads.ts';
+import { placeReads, stepNumber } from './reads.ts';
 import { ROUTINE_FORMAT, ROUTINE_VERSION, STEP_KINDS, type Routine, type RoutineInput, type RoutineStep, type RoutineTarget, type StepAim, type StepKind } from './format.ts';
 
 /** Actions left out of a routine: replay brings each element into view itself. */
@@ -42,9 +42,10 @@ export function buildRoutine(entries: readonly ActivityEntry[], o: BuildOptions)
   const targets = new Set(done.map((e) => e.target));
   if (targets.size > 1) throw new SightlineError('UNSUPPORTED', `Those actions act on ${targets.size} targets (${[...targets].join(', ')}); a routine acts on one.`, 'Save the actions on each target as a routine of its own (fromAction/toAction).');
   const inputs = new Inputs();
-  const acts = done.map((e, i) => stepOf(e, i + 1, inputs));
-  for (const [name, n] of Object.entries(o.inputs ?? {})) inputs.choose(name, acts[n - 1], n);
-  const steps = withReads(done, acts, o.reads ?? []);
+  const placed = placeReads(done, o.reads ?? []);
+  const acts = done.map((e, i) => stepOf(e, stepNumber(i, placed), inputs));
+  for (const [name, n] of Object.entries(o.inputs ?? {})) inputs.choose(name, acts[n - 1], n, stepNumber(n - 1, placed));
+  const steps = acts.flatMap((s, i) => [s, ...(placed.get(i) ?? [])]);
   return {
     format: ROUTINE_FORMAT,
     version: ROUTINE_VERSION,
@@ -187,14 +188,15 @@ class Inputs {
   }
 
   /** Step `n`'s typed text becomes input `name`, the text recorded its default. */
-  choose(name: string, step: RoutineStep | undefined, n: number): void {
+  /** `n` as the caller numbered it (among the actions kept); `at` the step's number in the file. */
+  choose(name: string, step: RoutineStep | undefined, n: number, at: number): void {
     if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) throw new SightlineError('INVALID_ARGUMENT', `"${name}" is not an input name.`, 'Use letters, digits and _, starting with a letter.');
     if (this.#list.some((x) => x.name === name)) throw new SightlineError('INVALID_ARGUMENT', `Input "${name}" is named twice.`, 'Give each input its own name.');
-    if (!step || step.kind !== 'type_text') throw new SightlineError('INVALID_ARGUMENT', `Step ${n} types no text to make input "${name}" of.`, 'Name a type_text step (1 = the first step saved).');
+    if (!step || step.kind !== 'type_text') throw new SightlineError('INVALID_ARGUMENT', `Action ${n} types no text to make input "${name}" of.`, 'Name a type_text action (1 = the first action saved).');
     const text = step.params.text;
-    if (typeof text !== 'string') throw new SightlineError('INVALID_ARGUMENT', `Step ${n}'s text is already an input.`, 'Leave it out of "inputs".');
+    if (typeof text !== 'string') throw new SightlineError('INVALID_ARGUMENT', `Action ${n}'s text is already an input.`, 'Leave it out of "inputs".');
     step.params.text = { input: name };
-    this.#list.push({ name, secret: false, description: `Typed at step ${n}.`, default: text });
+    this.#list.push({ name, secret: false, description: `Typed at step ${at}.`, default: text });
   }
 
   list(): RoutineInput[] {

@@ -30,16 +30,16 @@ export function readParams(tool: string, args: Readonly<Record<string, unknown>>
 }
 
 /**
- * `steps` (one per entry of `done`) with the reads placed after the action each followed: a wait
- * anywhere, a text found or a tree query only after the last action. Reads of another target,
+ * The reads to replay after each action of `done` (by its index): a wait after the action it
+ * followed, a text found or a tree query only after the last action. Reads of another target,
  * session or run, and reads before the first action, are left out.
  */
-export function withReads(done: readonly ActivityEntry[], steps: readonly RoutineStep[], reads: readonly ReadEntry[]): RoutineStep[] {
+export function placeReads(done: readonly ActivityEntry[], reads: readonly ReadEntry[]): Map<number, RoutineStep[]> {
+  const after = new Map<number, RoutineStep[]>();
   const first = done[0];
-  if (!first || !reads.length) return [...steps];
+  if (!first) return after;
   const sessions = new Set(done.map((e) => e.session).filter((s) => s !== undefined));
   const runs = new Set(done.map((e) => e.run?.id).filter((r) => r !== undefined));
-  const after = new Map<number, RoutineStep[]>();
   for (const r of reads) {
     if (r.target !== first.target) continue;
     if (!((r.session !== undefined && sessions.has(r.session)) || (r.run !== undefined && runs.has(r.run)))) continue;
@@ -47,10 +47,17 @@ export function withReads(done: readonly ActivityEntry[], steps: readonly Routin
     for (let k = 0; k < done.length && done[k]!.id <= r.afterAction; k++) i = k;
     if (i < 0 || (r.tool !== 'wait_for' && i !== done.length - 1)) continue;
     const list = after.get(i) ?? [];
-    list.push({ kind: r.tool as RoutineStep['kind'], params: r.params, note: r.tool === 'wait_for' ? 'waited for' : 'read back as the routine\'s output' });
+    list.push({ kind: r.tool as RoutineStep['kind'], params: r.params, note: r.tool === 'wait_for' ? 'waited for' : "read back as the routine's output" });
     after.set(i, list);
   }
-  return steps.flatMap((s, i) => [s, ...(after.get(i) ?? [])]);
+  return after;
+}
+
+/** Where the `i`-th action's step (0-based) lands, numbered from 1, once the reads before it are placed. */
+export function stepNumber(i: number, placed: ReadonlyMap<number, readonly RoutineStep[]>): number {
+  let n = i + 1;
+  for (const [k, list] of placed) if (k < i) n += list.length;
+  return n;
 }
 
 /** What a replayed read saw, or undefined when it saw nothing it was made to see. */
