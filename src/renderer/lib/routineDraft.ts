@@ -4,10 +4,8 @@
  */
 import type { ActivityEntry } from '../../shared/activity.ts';
 import type { SaveRoutineRequest } from '../../shared/routines.ts';
+import { HIDDEN_PASSWORD, INPUT_NAME, SHORTENED, inputNameOf } from '../../shared/routineNames.ts';
 
-/** How the log keeps text typed into a password field (its length only) and text it shortened. */
-const HIDDEN_PASSWORD = /^\[\d+ characters? for a password field\]$/;
-const SHORTENED = /… \(\d+ chars\)$/;
 
 export interface DraftAction {
   id: number;
@@ -48,16 +46,10 @@ export function draftActions(entries: readonly ActivityEntry[], stepKinds: reado
 
 /** An input's name from a field's label: letters, digits and _, starting with a letter. */
 export function inputName(label: string): string {
-  const stem = label
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .replace(/^(\d)/, 'v$1')
-    .slice(0, 56);
-  return stem || 'text';
+  return inputNameOf(label, 'text');
 }
 
-export const INPUT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+export { INPUT_NAME };
 
 /**
  * The save request: the actions ticked (of the run, when it is one), and each literal text made

@@ -7,6 +7,7 @@
  */
 import type { ActivityEntry, ElementDescription } from '../../../shared/activity.ts';
 import { SightlineError } from '../../../shared/errors.ts';
+import { HIDDEN_PASSWORD, INPUT_NAME, SHORTENED, inputNameOf } from '../../../shared/routineNames.ts';
 import type { ReadEntry } from '../catalog/reads.ts';
 import { fold } from '../text/match.ts';
 import { placeReads, stepNumber } from './reads.ts';
@@ -16,9 +17,7 @@ import { ROUTINE_FORMAT, ROUTINE_VERSION, STEP_KINDS, type Routine, type Routine
 const SKIPPED = new Set(['scroll', 'scroll_into_view']);
 /** A form label that names a secret (a form's values are logged as lengths: its secrets are known by their labels). */
 const SECRET_LABEL = /pass(word|code|phrase)?|\bpin\b|card|cvc|cvv|security code|iban|secret|token/i;
-/** How the gate logs text it hid (redact.ts) or shortened (actionDefs.ts). */
-const HIDDEN_PASSWORD = /^\[\d+ characters? for a password field\]$/;
-const SHORTENED = /… \(\d+ chars\)$/;
+/** How the gate logs a form's text value (its length only). */
 const FORM_LENGTH = /^\(\d+ characters\)$/;
 
 export interface BuildOptions {
@@ -180,7 +179,7 @@ class Inputs {
   readonly #list: RoutineInput[] = [];
 
   add(label: string, secret: boolean, description: string): string {
-    const stem = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').replace(/^(\d)/, 'v$1').slice(0, 56) || 'value';
+    const stem = inputNameOf(label, 'value');
     let name = stem;
     for (let i = 2; this.#list.some((x) => x.name === name); i++) name = `${stem}_${i}`;
     this.#list.push({ name, secret, description });
@@ -190,7 +189,7 @@ class Inputs {
   /** Step `n`'s typed text becomes input `name`, the text recorded its default. */
   /** `n` as the caller numbered it (among the actions kept); `at` the step's number in the file. */
   choose(name: string, step: RoutineStep | undefined, n: number, at: number): void {
-    if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) throw new SightlineError('INVALID_ARGUMENT', `"${name}" is not an input name.`, 'Use letters, digits and _, starting with a letter.');
+    if (!INPUT_NAME.test(name)) throw new SightlineError('INVALID_ARGUMENT', `"${name}" is not an input name.`, 'Use letters, digits and _, starting with a letter.');
     if (this.#list.some((x) => x.name === name)) throw new SightlineError('INVALID_ARGUMENT', `Input "${name}" is named twice.`, 'Give each input its own name.');
     if (!step || step.kind !== 'type_text') throw new SightlineError('INVALID_ARGUMENT', `Action ${n} types no text to make input "${name}" of.`, 'Name a type_text action (1 = the first action saved).');
     const text = step.params.text;

@@ -7,13 +7,14 @@
  * input (`{"input": "password"}`) the person gives at replay.
  */
 import { z } from 'zod';
+import { INPUT_NAME } from '../../../shared/routineNames.ts';
 
 export const ROUTINE_FORMAT = 'sightline-routine';
 export const ROUTINE_VERSION = 1;
 
 /** A routine's name is also its file name. */
 export const ROUTINE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-export const INPUT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+export { INPUT_NAME };
 
 /** A value given at replay: `{"input": "email"}` in place of a literal. */
 export const inputRef = z.object({ input: z.string().regex(INPUT_NAME) }).strict();
