@@ -166,9 +166,16 @@ describe('a browser routine', () => {
       expect(both.isError).toBe(true);
       expect(textOf(both)).toMatch(/^INVALID_ARGUMENT: Routine "order" acts on a tab at http:\/\/127\.0\.0\.1:\d+, and there are 2: browser:\S+, browser:\S+\. Hint: Give the one to act on/);
       expect((await pageState()).values).toEqual(['', '']);
+      // A target given must be one the routine names: a tab elsewhere is refused, touched by nothing.
+      await other.goto('about:blank');
+      const otherId = (await h.core.targets.list('browser')).targets.find((t) => t.details?.url === 'about:blank')!.id;
+      const elsewhere = await h.call('run_routine', { name: 'order', inputs: { password: PASSWORD }, target: otherId });
+      expect(elsewhere.isError).toBe(true);
+      expect(textOf(elsewhere)).toMatch(/^INVALID_ARGUMENT: Routine "order" acts on a tab at http:\/\/127\.0\.0\.1:\d+; browser:\S+ is not one \(browser:\S+ is\)\. Nothing was done\./);
+      expect((await pageState()).values).toEqual(['', '']);
       await ok('run_routine', { name: 'order', inputs: { password: PASSWORD }, target: c.target });
       expect((await pageState()).path).toBe('/routines/done.html');
-      expect(await other.evaluate('location.pathname')).toBe('/routines/order.html');
+      expect(await other.evaluate('location.href')).toBe('about:blank');
     } finally {
       await other.close();
     }

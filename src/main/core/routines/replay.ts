@@ -91,7 +91,7 @@ export function resolveInputs(r: Routine, given: Readonly<Record<string, string>
 export async function replay(r: Routine, d: ReplayDeps, o: ReplayOptions): Promise<ReplayReport> {
   const started = performance.now();
   const values = resolveInputs(r, o.inputs);
-  const target = o.target ?? (await findTarget(r, d));
+  const target = await findTarget(r, d, o.target);
   const timeoutMs = o.stepTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const pollMs = o.pollMs ?? 200;
   const steps: StepReport[] = [];
@@ -140,8 +140,8 @@ export async function replay(r: Routine, d: ReplayDeps, o: ReplayOptions): Promi
   return { routine: r.name, target, steps, outputs, ms: Math.round(performance.now() - started) };
 }
 
-/** The one target the routine names: a tab showing its origin, a window of its app, a device with its package in front. */
-async function findTarget(r: Routine, d: ReplayDeps): Promise<string> {
+/** The one target the routine names (or the one given among them): a tab showing its origin, a window of its app, a device with its package in front. */
+async function findTarget(r: Routine, d: ReplayDeps, given: string | undefined): Promise<string> {
   const t = r.target;
   const listed = (await d.targets.list(t.source, d.signal)).targets;
   let named = listed.filter((x) => {
@@ -153,6 +153,11 @@ async function findTarget(r: Routine, d: ReplayDeps): Promise<string> {
   const first = r.steps[0];
   if (!named.length && t.source === 'android' && first?.kind === 'launch_app' && first.params.package === t.package) named = listed.filter((x) => x.state === 'device');
   const what = t.source === 'browser' ? `a tab at ${t.origin}` : t.source === 'android' ? `a device with ${t.package} in front` : `a window of ${t.app}`;
+  // A target given picks among those the routine names; it never takes the routine somewhere it was not recorded.
+  if (given !== undefined) {
+    if (named.some((x) => x.id === given)) return given;
+    throw new SightlineError('INVALID_ARGUMENT', `Routine "${r.name}" acts on ${what}; ${given} is not one${named.length ? ` (${named.map((x) => x.id).join(', ')} ${named.length === 1 ? 'is' : 'are'})` : ''}. Nothing was done.`, named.length ? 'Give one of those, or leave the target out when there is one.' : 'Open it first; list_targets shows what is there.');
+  }
   if (named.length === 1) return named[0]!.id;
   if (!named.length) throw new SightlineError('TARGET_NOT_FOUND', `Routine "${r.name}" acts on ${what}, and there is none.`, `Open it, or give the target to act on (target / --target) from list_targets.`);
   throw new SightlineError('INVALID_ARGUMENT', `Routine "${r.name}" acts on ${what}, and there are ${named.length}: ${named.map((x) => x.id).join(', ')}.`, 'Give the one to act on (target / --target).');
